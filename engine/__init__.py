@@ -1,0 +1,51 @@
+"""Pure game rules for Tradewinds: the registry of games and replays.
+
+`engine` imports nothing else of ours and does no I/O: a state is plain data,
+its chance comes only from its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.core import Game, IllegalAction, State
+
+__all__ = ["Game", "IllegalAction", "State", "game_names", "get_game", "replay"]
+
+# name -> module that defines GAME; one line per game.
+_GAMES: dict[str, str] = {}
+
+
+def game_names() -> list[str]:
+    """Names of every registered game, sorted."""
+    return sorted(_GAMES)
+
+
+def get_game(name: str) -> Game:
+    """The registered game called `name`; ValueError for an unknown one."""
+    try:
+        module = _GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}") from None
+    return importlib.import_module(module).GAME
+
+
+def replay(record: dict) -> State:
+    """Rebuild the final state of a replay record by re-applying its actions.
+
+    Raises ValueError for a record of another engine version or whose actions
+    were not played by the seats it names, IllegalAction for an illegal action.
+    """
+    game = get_game(record["game"])
+    version = record.get("engine_version")
+    if version is not None and version != game.version:
+        raise ValueError(f"record is for {record['game']} engine {version}, not {game.version}")
+    state = game.new_game(record["players"], seed=record["seed"], options=record.get("options"))
+    for i, (seat, action) in enumerate(record["actions"]):
+        if seat != state.current_player():
+            raise ValueError(
+                f"action {i} is recorded for seat {seat},"
+                f" but seat {state.current_player()} was on move"
+            )
+        state.apply(action)
+    return state

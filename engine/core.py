@@ -1,0 +1,209 @@
+"""The contract every game state keeps, plus the pieces all games share.
+
+A game package subclasses `State`, implements the `_`-prefixed hooks, and
+registers a `Game` in `engine/__init__.py`. `State.apply` owns validation and
+the action history, so every game rejects illegal actions the same way and
+leaves the state untouched when it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Action = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that is not one of `legal_actions()` for the current player."""
+
+
+class Rng:
+    """A tiny seeded generator (splitmix64) owned by one state.
+
+    Written here rather than borrowed from `random` so that a replay recorded
+    today rebuilds the same game on any future Python.
+    """
+
+    __slots__ = ("_x",)
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        self._x = seed & self._MASK
+
+    def _next(self) -> int:
+        self._x = (self._x + 0x9E3779B97F4A7C15) & self._MASK
+        z = self._x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            r = self._next()
+            if r < limit:
+                return r % n
+
+    def die(self, sides: int = 6) -> int:
+        """Roll one die: 1..sides."""
+        return self.below(sides) + 1
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle a list in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def ranks_from_scores(scores: list[float]) -> list[int]:
+    """1-based competition ranks, highest score first; equal scores share a rank."""
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def ranks_from_keys(keys: list[tuple]) -> list[int]:
+    """Like `ranks_from_scores` for tie-break tuples compared in order."""
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+class State:
+    """Base of every game's state: validation, history and the event log.
+
+    Subclasses implement `current_player`, `_legal_actions`, `_apply`, `view`,
+    `is_over` and `_scores` (or `result`). The base keeps the ordered
+    `(seat, action)` history that makes a replay record.
+    """
+
+    game_name: str = ""
+    engine_version: str = ""
+
+    def __init__(self, num_players: int, seed: int, options: dict | None) -> None:
+        self.num_players = num_players
+        self.seed = seed
+        self.options = dict(options or {})
+        self.rng = Rng(seed)
+        self.history: list[tuple[int, Action]] = []
+        # Public events, and for each seat the log length at its last decision,
+        # so a view can show "what happened since you last acted".
+        self.log: list[dict] = []
+        self._seen = [0] * num_players
+        self._legal_cache: list[Action] | None = None
+
+    # -- hooks for the game ------------------------------------------------
+    def current_player(self) -> int | None:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def view(self, seat: int) -> dict:
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def _scores(self) -> list:
+        raise NotImplementedError
+
+    def hidden_variant(self, seat: int, seed: int) -> State:
+        """A copy in which everything `seat` cannot see is resampled.
+
+        Other seats' secrets, deck order and the generator change; what `seat`
+        knows does not. The contract test uses it to prove `view(seat)` leaks
+        nothing; a search bot could use it to sample possible worlds.
+        """
+        raise NotImplementedError
+
+    # -- shared behaviour -------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now (a fresh list)."""
+        if self.current_player() is None:
+            return []
+        if self._legal_cache is None:
+            self._legal_cache = self._legal_actions()
+        return [dict(a) for a in self._legal_cache]
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; raise IllegalAction (state unchanged) otherwise."""
+        seat = self.current_player()
+        if seat is None:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+        if self._legal_cache is None:
+            self._legal_cache = self._legal_actions()
+        if action not in self._legal_cache:
+            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}")
+        self._legal_cache = None
+        self._seen[seat] = len(self.log)
+        self.history.append((seat, action))
+        self._apply(action)
+
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """Public events logged since `seat` last acted (all of them before that)."""
+        return self.log[self._seen[seat] :]
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log one public event."""
+        self.log.append({"event": kind, **fields})
+
+    def result(self) -> dict:
+        """Final scores and 1-based ranks (ties share); only when the game is over."""
+        if not self.is_over():
+            raise ValueError("the game is not over")
+        scores = self._scores()
+        return {"scores": scores, "ranks": ranks_from_scores(scores)}
+
+    def record(self) -> dict:
+        """The replay record: plain JSON that `engine.replay` turns back into this state."""
+        return {
+            "game": self.game_name,
+            "engine_version": self.engine_version,
+            "seed": self.seed,
+            "players": self.num_players,
+            "options": dict(self.options),
+            "actions": [[seat, action] for seat, action in self.history],
+            "result": self.result() if self.is_over() else None,
+        }
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its name, player range and how to start one."""
+
+    name: str
+    min_players: int
+    max_players: int
+    version: str
+    factory: Callable[[int, int, dict], State]
+    option_defaults: dict
+
+    def new_game(self, num_players: int, seed: int = 0, options: dict | None = None) -> State:
+        """Start a game; rejects a bad player count or an unknown option."""
+        if not isinstance(num_players, int) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise ValueError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players,"
+                f" not {num_players!r}"
+            )
+        if not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        merged = dict(self.option_defaults)
+        for key, value in (options or {}).items():
+            if key not in merged:
+                known = ", ".join(sorted(merged)) or "none"
+                raise ValueError(f"unknown {self.name} option {key!r} (known: {known})")
+            if type(value) is not type(merged[key]):
+                raise ValueError(
+                    f"option {key!r} must be {type(merged[key]).__name__}, not {value!r}"
+                )
+            merged[key] = value
+        return self.factory(num_players, seed, merged)

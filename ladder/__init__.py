@@ -1,0 +1,1 @@
+"""The Tradewinds ladder: web site, services, ratings, tasks and the `ladder` CLI."""
