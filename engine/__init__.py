@@ -13,7 +13,9 @@ from engine.core import Game, IllegalAction, State
 __all__ = ["Game", "IllegalAction", "State", "game_names", "get_game", "replay"]
 
 # name -> module that defines GAME; one line per game.
-_GAMES: dict[str, str] = {}
+_GAMES: dict[str, str] = {
+    "manila": "engine.manila",
+}
 
 
 def game_names() -> list[str]:

@@ -1,0 +1,18 @@
+"""Manila (Franz-Benno Delonge): smuggling goods to Manila, for 3 to 5 players.
+
+Rules and action dicts are documented in RULES.md beside this file.
+"""
+
+from engine.core import Game
+from engine.manila.state import VERSION, ManilaState
+
+GAME = Game(
+    name="manila",
+    min_players=3,
+    max_players=5,
+    version=VERSION,
+    factory=ManilaState,
+    option_defaults={"pirate_variant": False, "deal_from_all_shares": False},
+)
+
+__all__ = ["GAME", "ManilaState"]
