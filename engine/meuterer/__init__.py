@@ -1,0 +1,20 @@
+"""Meuterer (Mutineer) for 3 or 4 players: the basic game, without the pirate.
+
+Rules and rulings: `RULES.md` beside this file; house data: `data.py`.
+"""
+
+from __future__ import annotations
+
+from engine.core import Game
+from engine.meuterer.state import MeutererState
+
+GAME = Game(
+    name="meuterer",
+    min_players=3,
+    max_players=4,
+    version=MeutererState.engine_version,
+    factory=MeutererState,
+    option_defaults={},
+)
+
+__all__ = ["GAME", "MeutererState"]

@@ -1,0 +1,91 @@
+"""Meuterer's end-of-round arithmetic as pure functions of plain data.
+
+Kept apart from the state machine so each scoring case can be checked from a
+table without playing a round to reach it.
+"""
+
+from __future__ import annotations
+
+from engine.meuterer.data import (
+    BOATSWAIN_BONUS,
+    BOATSWAIN_STRENGTH,
+    CABIN_BOY_POINTS,
+    ISLANDS,
+)
+
+
+def seat_of(characters: list[str | None], name: str) -> int | None:
+    """The seat holding character `name`, or None when nobody took it."""
+    for seat, held in enumerate(characters):
+        if held == name:
+            return seat
+    return None
+
+
+def mutiny_strengths(
+    captain: int, characters: list[str | None], conflicts: list[int]
+) -> tuple[int, int]:
+    """(captain's side, mutineer's side) strength from each seat's conflict cards.
+
+    `conflicts[seat]` counts that seat's face-up conflicts (offer + mutiny).
+    Merchant and stevedore take no part; the boatswain adds 1 to the captain.
+    """
+    boatswain = seat_of(characters, "boatswain")
+    cabin_boy = seat_of(characters, "cabin_boy")
+    mutineer = seat_of(characters, "mutineer")
+    captain_side = conflicts[captain]
+    if boatswain is not None:
+        captain_side += conflicts[boatswain] + BOATSWAIN_STRENGTH
+    mutineer_side = conflicts[mutineer] if mutineer is not None else 0
+    if cabin_boy is not None:
+        mutineer_side += conflicts[cabin_boy]
+    return captain_side, mutineer_side
+
+
+def mutiny_succeeds(captain_side: int, mutineer_side: int) -> bool:
+    """Higher strength wins; a tie goes to the mutineer."""
+    return mutineer_side >= captain_side
+
+
+def role_scores(
+    captain: int,
+    characters: list[str | None],
+    pay: int,
+    captain_destination: int,
+    mutineer_destination: int | None,
+    mutiny_won: bool,
+) -> list[int]:
+    """Points each seat earns for its role this round (the captain may go negative)."""
+    scores = [0] * len(characters)
+    if mutiny_won:
+        mutineer = seat_of(characters, "mutineer")
+        scores[mutineer] += ISLANDS[mutineer_destination].navigation
+        cabin_boy = seat_of(characters, "cabin_boy")
+        if cabin_boy is not None:
+            scores[cabin_boy] += CABIN_BOY_POINTS
+        return scores
+    scores[captain] += ISLANDS[captain_destination].navigation
+    boatswain = seat_of(characters, "boatswain")
+    if boatswain is not None:
+        scores[captain] -= pay
+        scores[boatswain] += pay + BOATSWAIN_BONUS
+    return scores
+
+
+def sale_scores(island: int, counts: list[int], merchant: int | None) -> list[int]:
+    """Points each seat earns for its goods at one island.
+
+    `counts[seat]` is how many accepted cards the seat placed there. The
+    leaders score the sole value, or the tie value for their number; a
+    merchant among tied leaders scores the full sole value.
+    """
+    scores = [0] * len(counts)
+    best = max(counts)
+    if best == 0:
+        return scores
+    leaders = [seat for seat, count in enumerate(counts) if count == best]
+    sole, two, more = ISLANDS[island].sale
+    share = sole if len(leaders) == 1 else two if len(leaders) == 2 else more
+    for seat in leaders:
+        scores[seat] = sole if seat == merchant else share
+    return scores
