@@ -1,0 +1,54 @@
+"""Extension objects, made once and bound to an app by `init_app`."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g
+from flask_login import LoginManager
+from flask_wtf import CSRFProtect
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine; SQLite gets foreign keys on and a busy timeout."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Database:
+    """One engine per app and one session per app context (closed at teardown)."""
+
+    def init_app(self, app: Flask) -> None:
+        engine = make_engine(app.config["DATABASE_URL"])
+        app.extensions["ladder.db"] = sessionmaker(engine, expire_on_commit=False)
+        app.teardown_appcontext(self._close)
+
+    @property
+    def engine(self) -> Engine:
+        return current_app.extensions["ladder.db"].kw["bind"]
+
+    @property
+    def session(self) -> Session:
+        if "ladder_session" not in g:
+            g.ladder_session = current_app.extensions["ladder.db"]()
+        return g.ladder_session
+
+    @staticmethod
+    def _close(_exc: BaseException | None) -> None:
+        session = g.pop("ladder_session", None)
+        if session is not None:
+            session.close()
+
+
+db = Database()
+login_manager = LoginManager()
+csrf = CSRFProtect()

@@ -1,0 +1,246 @@
+"""The ladder's tables as SQLAlchemy 2.x typed models.
+
+Schema changes go through Alembic only (`migrations/`); the naming
+convention gives every constraint and index a stable name there.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+VERSION_STATES = ("pending", "validating", "active", "failed", "retired")
+MATCH_STATES = ("queued", "running", "finished", "failed")
+SEAT_STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    bots: Mapped[list[Bot]] = relationship(back_populates="owner")
+    tokens: Mapped[list[ApiToken]] = relationship(back_populates="user")
+
+    # Flask-Login's user protocol.
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+    def __repr__(self) -> str:
+        return f"User({self.id}, {self.username!r})"
+
+
+class ApiToken(Base):
+    """A bearer token for the API; only its SHA-256 is stored."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(12))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    user: Mapped[User] = relationship(back_populates="tokens")
+
+    def __repr__(self) -> str:
+        return f"ApiToken({self.id}, user={self.user_id}, {self.prefix!r})"
+
+
+class Bot(Base):
+    """A named bot for one game; its code lives in its versions."""
+
+    __tablename__ = "bots"
+    __table_args__ = (UniqueConstraint("owner_id", "game", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    owner: Mapped[User] = relationship(back_populates="bots")
+    versions: Mapped[list[BotVersion]] = relationship(
+        back_populates="bot", order_by="BotVersion.number"
+    )
+
+    def __repr__(self) -> str:
+        return f"Bot({self.id}, {self.game}, {self.name!r})"
+
+
+class BotVersion(Base):
+    """One uploaded file of a bot, with its validation state and log."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "number"),
+        Index("ix_bot_versions_state_created", "state", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    filename: Mapped[str] = mapped_column(String(255))
+    kind: Mapped[str] = mapped_column(String(8))  # "py" or "zip"
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    path: Mapped[str] = mapped_column(String(500))  # relative to UPLOAD_DIR
+    state: Mapped[str] = mapped_column(String(12), default="pending")
+    validation_log: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    validated_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    bot: Mapped[Bot] = relationship(back_populates="versions")
+    rating: Mapped[Rating | None] = relationship(back_populates="version")
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+    def __repr__(self) -> str:
+        return f"BotVersion({self.id}, bot={self.bot_id}, v{self.number}, {self.state})"
+
+
+class Rating(Base):
+    """The current TrueSkill rating of one bot version.
+
+    `game` and `skill` (μ − 3σ) are copied here so the leaderboard is one
+    indexed scan.
+    """
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_skill", "game", "skill"),)
+
+    version_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    skill: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    last_played_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    version: Mapped[BotVersion] = relationship(back_populates="rating")
+
+    def __repr__(self) -> str:
+        return f"Rating(v={self.version_id}, mu={self.mu:.2f}, sigma={self.sigma:.2f})"
+
+
+class RatingHistory(Base):
+    """A version's rating after one rated match."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_version_match", "version_id", "match_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    skill: Mapped[float] = mapped_column(Float)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"RatingHistory(v={self.version_id}, match={self.match_id}, mu={self.mu:.2f})"
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    __table_args__ = (
+        Index("ix_matches_game_finished", "game", "finished_at"),
+        Index("ix_matches_state_created", "state", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    seed: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True)
+    state: Mapped[str] = mapped_column(String(12), default="queued")
+    requested_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    replay_path: Mapped[str | None] = mapped_column(String(500))  # relative to REPLAY_DIR
+    engine_version: Mapped[str | None] = mapped_column(String(40))
+
+    seats: Mapped[list[MatchSeat]] = relationship(
+        back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan"
+    )
+
+    def __repr__(self) -> str:
+        return f"Match({self.id}, {self.game}, {self.state})"
+
+
+class MatchSeat(Base):
+    """One seat of a match: who sat there and how it ended."""
+
+    __tablename__ = "match_seats"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_match_seats_version_match", "version_id", "match_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id", ondelete="CASCADE"))
+    status: Mapped[str | None] = mapped_column(String(12))
+    rank: Mapped[int | None] = mapped_column(Integer)
+    score: Mapped[float | None] = mapped_column(Float)
+    error: Mapped[str | None] = mapped_column(Text)
+    stderr: Mapped[str | None] = mapped_column(Text)  # for the bot's owner only
+    mu_before: Mapped[float | None] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float)
+    mu_after: Mapped[float | None] = mapped_column(Float)
+    sigma_after: Mapped[float | None] = mapped_column(Float)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    version: Mapped[BotVersion] = relationship()
+
+    def __repr__(self) -> str:
+        return f"MatchSeat(match={self.match_id}, seat={self.seat}, v={self.version_id})"

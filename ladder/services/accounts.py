@@ -1,0 +1,81 @@
+"""Users, passwords and API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from ladder.models import ApiToken, User, utcnow
+from ladder.services.errors import Conflict, NotFound, ServiceError
+
+USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
+MIN_PASSWORD = 8
+TOKEN_PREFIX = "tw_"
+
+
+def register(session: Session, username: str, password: str) -> User:
+    """Create an account; the password is stored only as a salted hash."""
+    username = (username or "").strip()
+    if not USERNAME.match(username):
+        raise ServiceError("a username is 3 to 40 letters, digits, dots, dashes or underscores")
+    if len(password or "") < MIN_PASSWORD:
+        raise ServiceError(f"a password has at least {MIN_PASSWORD} characters")
+    taken = session.scalar(select(User.id).where(func.lower(User.username) == username.lower()))
+    if taken is not None:
+        raise Conflict(f"the username {username!r} is taken")
+    user = User(username=username, password_hash=generate_password_hash(password))
+    session.add(user)
+    session.commit()
+    return user
+
+
+def authenticate(session: Session, username: str, password: str) -> User | None:
+    """The user with this name and password, or None (same answer for either mistake)."""
+    user = session.scalar(
+        select(User).where(func.lower(User.username) == (username or "").strip().lower())
+    )
+    if user is None or not check_password_hash(user.password_hash, password or ""):
+        return None
+    return user
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(session: Session, user: User, name: str) -> tuple[ApiToken, str]:
+    """A new API token; the plain token is returned once and never stored."""
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 60:
+        raise ServiceError("a token name is 1 to 60 characters")
+    plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(user=user, name=name, token_hash=_digest(plain), prefix=plain[:10])
+    session.add(token)
+    session.commit()
+    return token, plain
+
+
+def revoke_token(session: Session, user: User, token_id: int) -> None:
+    """Revoke one of `user`'s tokens (another user's token is simply not found)."""
+    token = session.get(ApiToken, token_id)
+    if token is None or token.user_id != user.id:
+        raise NotFound("no such token")
+    token.revoked = True
+    session.commit()
+
+
+def user_for_token(session: Session, plain: str) -> User | None:
+    """The owner of a live token, or None."""
+    if not plain or not plain.startswith(TOKEN_PREFIX):
+        return None
+    token = session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(plain)))
+    if token is None or token.revoked:
+        return None
+    token.last_used_at = utcnow()
+    session.commit()
+    return token.user

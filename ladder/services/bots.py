@@ -1,0 +1,184 @@
+"""Bots and their versions: upload, validation state, retirement."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+import engine
+from ladder import dispatch, ratings
+from ladder.models import Bot, BotVersion, Rating, User, utcnow
+from ladder.services import storage
+from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.uploads import BadUpload, Limits, check_bot_file
+
+BOT_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,60}$")
+LIVE_STATES = ("pending", "validating", "active")
+
+
+def check_game(name: str) -> str:
+    """A registered game's name, or a ServiceError listing the known ones."""
+    if name not in engine.game_names():
+        known = ", ".join(engine.game_names()) or "none yet"
+        raise ServiceError(f"unknown game {name!r}; known games: {known}")
+    return name
+
+
+def get_bot(session: Session, bot_id: int) -> Bot:
+    bot = session.get(Bot, bot_id)
+    if bot is None:
+        raise NotFound(f"no bot {bot_id}")
+    return bot
+
+
+def get_version(session: Session, version_id: int) -> BotVersion:
+    version = session.get(BotVersion, version_id)
+    if version is None:
+        raise NotFound(f"no bot version {version_id}")
+    return version
+
+
+def _check_rate(session: Session, user: User, per_hour: int) -> None:
+    since = utcnow() - timedelta(hours=1)
+    recent = session.scalar(
+        select(func.count(BotVersion.id)).where(
+            BotVersion.uploaded_by_id == user.id, BotVersion.created_at >= since
+        )
+    )
+    if recent >= per_hour:
+        raise RateLimited(f"at most {per_hour} uploads an hour; try again later")
+
+
+def upload_version(
+    session: Session,
+    config: Mapping,
+    user: User,
+    game: str,
+    name: str,
+    filename: str,
+    data: bytes,
+) -> BotVersion:
+    """Store a new version (making the bot on first upload) and queue its validation.
+
+    Nothing is stored unless the file passes every check.
+    """
+    check_game(game)
+    name = (name or "").strip()
+    if not BOT_NAME.match(name):
+        raise ServiceError("a bot name is 1 to 60 characters, without control characters")
+    _check_rate(session, user, config["UPLOADS_PER_HOUR"])
+    try:
+        checked = check_bot_file(filename, data, Limits.from_config(config))
+    except BadUpload as exc:
+        raise ServiceError(str(exc)) from None
+    bot = session.scalar(
+        select(Bot).where(Bot.owner_id == user.id, Bot.game == game, Bot.name == name)
+    )
+    if bot is None:
+        bot = Bot(owner=user, game=game, name=name)
+        session.add(bot)
+        session.flush()
+    elif bot.retired_at is not None:
+        raise Conflict(f"the bot {name!r} is retired; choose another name")
+    number = 1 + (
+        session.scalar(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)) or 0
+    )
+    path = storage.save_bot_file(config["UPLOAD_DIR"], bot.id, number, checked.kind, data)
+    version = BotVersion(
+        bot=bot,
+        number=number,
+        uploaded_by_id=user.id,
+        filename=filename[-255:],
+        kind=checked.kind,
+        size=checked.size,
+        sha256=checked.sha256,
+        path=path,
+        state="pending",
+        validation_log="",
+    )
+    session.add(version)
+    session.commit()
+    dispatch.notify(config, "validate", version.id)
+    return version
+
+
+def start_validation(session: Session, version_id: int) -> BotVersion:
+    """Mark a pending version as being validated (called by the worker)."""
+    version = get_version(session, version_id)
+    if version.state != "pending":
+        raise Conflict(f"version {version_id} is {version.state}, not pending")
+    version.state = "validating"
+    session.commit()
+    return version
+
+
+def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> BotVersion:
+    """Store a validation's verdict; a passing version replaces the bot's active one.
+
+    The replaced version is retired and keeps its rating history; the new one
+    starts a fresh rating.
+    """
+    version = get_version(session, version_id)
+    if version.state not in ("pending", "validating"):
+        raise Conflict(f"version {version_id} is {version.state}; it was validated already")
+    version.validation_log = log or ""
+    version.validated_at = utcnow()
+    if not ok:
+        version.state = "failed"
+        session.commit()
+        return version
+    if version.bot.retired_at is not None:
+        version.state = "retired"
+        session.commit()
+        return version
+    session.execute(
+        update(BotVersion)
+        .where(BotVersion.bot_id == version.bot_id, BotVersion.state == "active")
+        .values(state="retired")
+    )
+    version.state = "active"
+    fresh = ratings.Skill()
+    session.add(
+        Rating(
+            version_id=version.id,
+            game=version.bot.game,
+            mu=fresh.mu,
+            sigma=fresh.sigma,
+            skill=fresh.conservative,
+            games=0,
+        )
+    )
+    session.commit()
+    return version
+
+
+def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
+    """Take a bot off the ladder for good; its matches and history stay."""
+    bot = get_bot(session, bot_id)
+    if bot.owner_id != user.id:
+        raise Forbidden("only the bot's owner can retire it")
+    if bot.retired_at is not None:
+        raise Conflict("the bot is already retired")
+    bot.retired_at = utcnow()
+    session.execute(
+        update(BotVersion)
+        .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_STATES))
+        .values(state="retired")
+    )
+    session.commit()
+    return bot
+
+
+def version_file(config: Mapping, user: User | None, version: BotVersion):
+    """The stored file of a version, for its owner only."""
+    if user is None or version.bot.owner_id != user.id:
+        raise Forbidden("only the bot's owner can download its code")
+    return storage.resolve(config["UPLOAD_DIR"], version.path)
+
+
+def active_version(bot: Bot) -> BotVersion | None:
+    return next((v for v in bot.versions if v.state == "active"), None)

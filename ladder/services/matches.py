@@ -1,0 +1,301 @@
+"""Matches: creating them, handing them to a worker, recording the outcome.
+
+`record_match` takes the agreed outcome dict of `workers.match.run_match`
+and is idempotent: the first call claims the match with a compare-and-set
+on its state, so a second call (or a second worker) changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+import engine
+from ladder import dispatch, ratings
+from ladder.models import (
+    SEAT_STATUSES,
+    BotVersion,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    User,
+    utcnow,
+)
+from ladder.services import storage
+from ladder.services.bots import check_game
+from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError
+
+MAX_SEED = 2**31 - 1
+
+
+def get_match(session: Session, match_id: int) -> Match:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return match
+
+
+def create_match(
+    session: Session,
+    config: Mapping,
+    game: str,
+    version_ids: list[int],
+    *,
+    ranked: bool,
+    seed: int | None = None,
+    options: dict | None = None,
+    requested_by: User | None = None,
+) -> Match:
+    """Queue a match between active versions, one seat each, in the given order."""
+    spec = engine.get_game(check_game(game))
+    if len(set(version_ids)) != len(version_ids):
+        raise ServiceError("a bot version can take only one seat in a match")
+    if not spec.min_players <= len(version_ids) <= spec.max_players:
+        raise ServiceError(
+            f"{game} takes {spec.min_players} to {spec.max_players} players, not {len(version_ids)}"
+        )
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ServiceError(f"a seed is an integer from 0 to {MAX_SEED}")
+    try:
+        spec.new_game(len(version_ids), seed=seed, options=options)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    versions = {
+        v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(version_ids)))
+    }
+    for vid in version_ids:
+        version = versions.get(vid)
+        if version is None:
+            raise NotFound(f"no bot version {vid}")
+        if version.bot.game != game:
+            raise ServiceError(f"{version.label} plays {version.bot.game}, not {game}")
+        if version.state != "active":
+            raise ServiceError(f"{version.label} is {version.state}, not active")
+    match = Match(
+        game=game,
+        seed=seed,
+        players=len(version_ids),
+        options=dict(options or {}),
+        ranked=ranked,
+        state="queued",
+        requested_by_id=requested_by.id if requested_by else None,
+        seats=[MatchSeat(seat=i, version_id=vid) for i, vid in enumerate(version_ids)],
+    )
+    session.add(match)
+    session.commit()
+    dispatch.notify(config, "match", match.id)
+    return match
+
+
+def create_challenge(
+    session: Session,
+    config: Mapping,
+    user: User,
+    version_id: int,
+    opponent_ids: list[int],
+    seed: int | None = None,
+) -> Match:
+    """An unrated match between the user's own active version and chosen opponents."""
+    version = session.get(BotVersion, version_id)
+    if version is None:
+        raise NotFound(f"no bot version {version_id}")
+    if version.bot.owner_id != user.id:
+        raise Forbidden("you can only challenge with your own bot")
+    if not opponent_ids:
+        raise ServiceError("choose at least one opponent")
+    return create_match(
+        session,
+        config,
+        version.bot.game,
+        [version_id, *opponent_ids],
+        ranked=False,
+        seed=seed,
+        requested_by=user,
+    )
+
+
+def match_job(session: Session, config: Mapping, match_id: int) -> dict:
+    """What a worker needs to play a match: game, seed, options and each seat's code."""
+    match = get_match(session, match_id)
+    seats = []
+    for seat in match.seats:
+        version = seat.version
+        seats.append(
+            {
+                "seat": seat.seat,
+                "version_id": version.id,
+                "label": f"{version.bot.owner.username}/{version.bot.name} v{version.number}",
+                "kind": version.kind,
+                "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
+            }
+        )
+    return {
+        "match_id": match.id,
+        "game": match.game,
+        "seed": match.seed,
+        "players": match.players,
+        "options": dict(match.options or {}),
+        "ranked": match.ranked,
+        "seats": seats,
+    }
+
+
+def start_match(session: Session, match_id: int) -> bool:
+    """Mark a queued match as running; False if another worker has it already."""
+    claimed = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.state == "queued")
+        .values(state="running", started_at=utcnow())
+    ).rowcount
+    session.commit()
+    return bool(claimed)
+
+
+def fail_match(session: Session, match_id: int, reason: str) -> bool:
+    """Give up on a match that could not be played (not a bot's fault); unrated."""
+    failed = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.state.in_(("queued", "running")))
+        .values(state="failed", finished_at=utcnow())
+    ).rowcount
+    if failed:
+        for seat in get_match(session, match_id).seats:
+            seat.error = reason[:2000]
+    session.commit()
+    return bool(failed)
+
+
+def check_outcome(match: Match, outcome: Mapping) -> None:
+    """Refuse an outcome that does not fit the match (a clear ValueError)."""
+    if not isinstance(outcome, Mapping):
+        raise ValueError("an outcome is a dict")
+    for key in ("game", "seed", "players", "statuses", "scores", "ranks", "replay"):
+        if key not in outcome:
+            raise ValueError(f"the outcome has no {key!r}")
+    if outcome["game"] != match.game or outcome["seed"] != match.seed:
+        raise ValueError(
+            f"the outcome is for {outcome['game']} seed {outcome['seed']},"
+            f" not {match.game} seed {match.seed}"
+        )
+    n = match.players
+    if outcome["players"] != n:
+        raise ValueError(f"the outcome has {outcome['players']} players, the match {n}")
+    for key in ("statuses", "scores", "ranks", "errors", "stderr"):
+        value = outcome.get(key, [None] * n)
+        if not isinstance(value, list) or len(value) != n:
+            raise ValueError(f"the outcome's {key!r} is not a list of {n}")
+    statuses, ranks = outcome["statuses"], outcome["ranks"]
+    bad = [s for s in statuses if s not in SEAT_STATUSES]
+    if bad:
+        raise ValueError(f"unknown seat status {bad[0]!r}")
+    if any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= n for r in ranks):
+        raise ValueError(f"ranks are integers from 1 to {n}")
+    ok = [r for r, s in zip(ranks, statuses, strict=True) if s == "ok"]
+    faulted = [r for r, s in zip(ranks, statuses, strict=True) if s != "ok"]
+    if ok and faulted and max(ok) >= min(faulted):
+        raise ValueError("every faulted seat must rank below every ok seat")
+    if not isinstance(outcome["replay"], Mapping):
+        raise ValueError("the outcome's replay is not a dict")
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapping) -> Match:
+    """Store a finished match: seats, replay file and (if ranked) new ratings.
+
+    Recording a match that is already finished returns it unchanged.
+    """
+    match = get_match(session, match_id)
+    if match.state == "finished":
+        return match
+    if match.state == "failed":
+        raise Conflict(f"match {match_id} failed; it cannot be recorded")
+    check_outcome(match, outcome)
+    # Claim the match: the one transaction whose update hits the row records it.
+    now = utcnow()
+    claimed = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.state.in_(("queued", "running")))
+        .values(state="finished", finished_at=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not claimed:
+        session.rollback()
+        return get_match(session, match_id)
+    session.refresh(match)
+    replay = outcome["replay"]
+    match.replay_path = storage.save_replay(
+        config["REPLAY_DIR"], match.game, match.id, dict(replay)
+    )
+    match.engine_version = replay.get("engine_version")
+    match.started_at = match.started_at or now
+    errors = outcome.get("errors") or [None] * match.players
+    stderr = outcome.get("stderr") or [None] * match.players
+    for seat in match.seats:
+        i = seat.seat
+        seat.status = outcome["statuses"][i]
+        seat.rank = outcome["ranks"][i]
+        seat.score = _number(outcome["scores"][i])
+        seat.error = errors[i]
+        seat.stderr = stderr[i]
+    if match.ranked:
+        _rate(session, config, match, now)
+    session.commit()
+    return match
+
+
+def _rate(session: Session, config: Mapping, match: Match, now) -> None:
+    """Update the seats' ratings, locking rating rows in id order.
+
+    A seat whose version was replaced or retired meanwhile keeps its result
+    but its rating is not touched (its result is dropped from the ladder).
+    """
+    ids = sorted(seat.version_id for seat in match.seats)
+    rows = {
+        r.version_id: r
+        for r in session.scalars(
+            select(Rating)
+            .where(Rating.version_id.in_(ids))
+            .order_by(Rating.version_id)
+            .with_for_update()
+        )
+    }
+    seats = list(match.seats)
+    before = [
+        ratings.Skill(rows[s.version_id].mu, rows[s.version_id].sigma)
+        if s.version_id in rows
+        else ratings.Skill()
+        for s in seats
+    ]
+    after = ratings.rate(
+        before, [s.rank for s in seats], tau=config.get("OPEN_PLAY_TAU", ratings.OPEN_PLAY_TAU)
+    )
+    for seat, old, new in zip(seats, before, after, strict=True):
+        row = rows.get(seat.version_id)
+        if row is None or seat.version.state != "active":
+            continue
+        seat.mu_before, seat.sigma_before = old.mu, old.sigma
+        seat.mu_after, seat.sigma_after = new.mu, new.sigma
+        row.mu, row.sigma, row.skill = new.mu, new.sigma, new.conservative
+        row.games += 1
+        row.last_played_at = now
+        session.add(
+            RatingHistory(
+                version_id=seat.version_id,
+                match_id=match.id,
+                mu=new.mu,
+                sigma=new.sigma,
+                skill=new.conservative,
+                recorded_at=now,
+            )
+        )

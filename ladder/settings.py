@@ -1,0 +1,67 @@
+"""Settings for the ladder, read once from the environment.
+
+One flat mapping of upper-case keys (Flask's config style). `create_app`
+takes a dict of overrides, which is how tests point the app at a temporary
+database and directories.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var"
+
+
+def _secret_key(var: Path) -> str:
+    """A stable secret for development: kept in var/secret_key, made once.
+
+    gunicorn runs several workers; each must sign sessions with the same key.
+    """
+    path = var / "secret_key"
+    if not path.exists():
+        var.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _int(env: dict, name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name} must be an integer, not {raw!r}") from None
+
+
+def database_url(env: dict | None = None) -> str:
+    """DATABASE_URL, else a SQLite file under var/."""
+    env = os.environ if env is None else env
+    var = Path(env.get("LADDER_VAR", VAR))
+    return env.get("DATABASE_URL") or f"sqlite:///{var / 'ladder.sqlite3'}"
+
+
+def from_env(env: dict | None = None) -> dict:
+    """The ladder's settings from `env` (default: os.environ)."""
+    env = dict(os.environ if env is None else env)
+    var = Path(env.get("LADDER_VAR", VAR))
+    return {
+        "SECRET_KEY": env.get("SECRET_KEY") or _secret_key(var),
+        "DATABASE_URL": database_url(env),
+        "REPLAY_DIR": env.get("REPLAY_DIR") or str(var / "replays"),
+        "UPLOAD_DIR": env.get("UPLOAD_DIR") or str(var / "uploads"),
+        "STARTER_DIR": env.get("STARTER_DIR") or str(ROOT / "bots" / "starter"),
+        # A bot file (.py or .zip as uploaded) and what a zip may unpack to.
+        "MAX_BOT_BYTES": _int(env, "MAX_BOT_BYTES", 512 * 1024),
+        "MAX_UNZIPPED_BYTES": _int(env, "MAX_UNZIPPED_BYTES", 8 * 1024 * 1024),
+        "MAX_ZIP_FILES": _int(env, "MAX_ZIP_FILES", 200),
+        # Uploads per user per rolling hour, web and API together.
+        "UPLOADS_PER_HOUR": _int(env, "UPLOADS_PER_HOUR", 20),
+        "PAGE_SIZE": _int(env, "PAGE_SIZE", 50),
+        # TrueSkill dynamics factor for open play (tournaments use 0).
+        "OPEN_PLAY_TAU": float(env.get("OPEN_PLAY_TAU") or 0.05),
+    }

@@ -1,0 +1,57 @@
+"""Alembic environment: the ladder's metadata and its database URL.
+
+The URL is, in order: the `sqlalchemy.url` set on the Config (tests and
+`ladder.schema.upgrade` do this), else DATABASE_URL, else the default
+SQLite file under var/.
+"""
+
+from __future__ import annotations
+
+from logging.config import fileConfig
+from pathlib import Path
+
+from alembic import context
+
+from ladder import settings
+from ladder.extensions import make_engine
+from ladder.models import Base
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logging", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def _url() -> str:
+    url = config.get_main_option("sqlalchemy.url")
+    if url:
+        return url
+    url = settings.database_url()
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
+def run_offline() -> None:
+    context.configure(
+        url=_url(), target_metadata=Base.metadata, literal_binds=True, render_as_batch=True
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_online() -> None:
+    engine = make_engine(_url())
+    with engine.connect() as connection:
+        # Batch mode lets later revisions alter SQLite tables.
+        context.configure(
+            connection=connection, target_metadata=Base.metadata, render_as_batch=True
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()

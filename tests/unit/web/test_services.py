@@ -1,0 +1,342 @@
+"""Service layer: uploads, validation, matches, idempotent recording, retirement."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from ladder import ratings
+from ladder.models import Bot, BotVersion, Match, Rating, RatingHistory
+from ladder.services import accounts, bots, matches, storage
+from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from tests.unit.web.conftest import BOT_SOURCE, make_active_bot, make_user
+
+
+def outcome_for(match: Match, ranks, statuses=None, scores=None) -> dict:
+    """An outcome in the agreed shape for `match`."""
+    n = match.players
+    statuses = statuses or ["ok"] * n
+    scores = scores or [10 * (n - r) for r in ranks]
+    return {
+        "game": match.game,
+        "seed": match.seed,
+        "players": n,
+        "options": {},
+        "statuses": statuses,
+        "scores": scores,
+        "ranks": ranks,
+        "errors": [None if s == "ok" else f"{s} on move 3" for s in statuses],
+        "stderr": [f"stderr of seat {i}" for i in range(n)],
+        "replay": {
+            "game": match.game,
+            "engine_version": "1",
+            "seed": match.seed,
+            "players": n,
+            "options": {},
+            "actions": [[0, {"add": 1}]],
+            "result": {"scores": scores, "ranks": ranks},
+            "statuses": statuses,
+            "ranks": ranks,
+            "errors": [None] * n,
+            "decision_ms": [3],
+            "seats": [f"seat{i}" for i in range(n)],
+        },
+    }
+
+
+@pytest.fixture
+def three(session, config, alice, bob):
+    carol = make_user(session, "carol")
+    return [
+        make_active_bot(session, config, u, name=f"{u.username}-bot") for u in (alice, bob, carol)
+    ]
+
+
+# -- accounts ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("username", "password", "message"),
+    [
+        ("ab", "long enough", "username is 3 to 40"),
+        ("has space", "long enough", "username is 3 to 40"),
+        ("<script>", "long enough", "username is 3 to 40"),
+        ("dave", "short", "at least 8"),
+    ],
+)
+def test_register_refuses_bad_input(session, username, password, message):
+    with pytest.raises(ServiceError, match=message):
+        accounts.register(session, username, password)
+
+
+def test_register_refuses_taken_name_any_case(session, alice):
+    with pytest.raises(Conflict, match="taken"):
+        accounts.register(session, "ALICE", "long enough")
+
+
+def test_passwords_are_hashed_and_checked(session, alice):
+    assert "correct horse" not in alice.password_hash
+    assert accounts.authenticate(session, "alice", "correct horse") == alice
+    assert accounts.authenticate(session, "alice", "wrong horse") is None
+    assert accounts.authenticate(session, "nobody", "correct horse") is None
+
+
+def test_tokens_authenticate_until_revoked(session, alice, bob):
+    token, plain = accounts.create_token(session, alice, "laptop")
+    assert plain not in token.token_hash
+    assert accounts.user_for_token(session, plain) == alice
+    assert accounts.user_for_token(session, plain + "x") is None
+    with pytest.raises(NotFound):
+        accounts.revoke_token(session, bob, token.id)
+    accounts.revoke_token(session, alice, token.id)
+    assert accounts.user_for_token(session, plain) is None
+
+
+# -- uploads and validation -------------------------------------------------
+def test_upload_stores_file_and_waits_pending(session, config, alice):
+    version = bots.upload_version(session, config, alice, "toyrace", "racer", "bot.py", BOT_SOURCE)
+    assert (version.state, version.number, version.kind, version.size) == (
+        "pending",
+        1,
+        "py",
+        len(BOT_SOURCE),
+    )
+    assert Path(config["UPLOAD_DIR"], version.path).read_bytes() == BOT_SOURCE
+
+
+def test_upload_notifies_the_dispatch_hook(session, config, alice):
+    calls = []
+    config["DISPATCH"] = lambda kind, ident: calls.append((kind, ident))
+    version = bots.upload_version(session, config, alice, "toyrace", "racer", "bot.py", BOT_SOURCE)
+    assert calls == [("validate", version.id)]
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "filename", "data", "message"),
+    [
+        ("chess", "x", "bot.py", BOT_SOURCE, "unknown game 'chess'"),
+        ("toyrace", "", "bot.py", BOT_SOURCE, "bot name is 1 to 60"),
+        ("toyrace", "x" * 61, "bot.py", BOT_SOURCE, "bot name is 1 to 60"),
+        ("toyrace", "x", "bot.exe", BOT_SOURCE, "upload a .py file"),
+        ("toyrace", "x", "bot.py", b"def act(:\n", "syntax error on line 1"),
+    ],
+)
+def test_bad_upload_is_refused_and_nothing_stored(
+    session, config, alice, game, name, filename, data, message
+):
+    with pytest.raises(ServiceError, match=message):
+        bots.upload_version(session, config, alice, game, name, filename, data)
+    assert session.scalar(select(func.count(BotVersion.id))) == 0
+    assert not Path(config["UPLOAD_DIR"]).exists()
+
+
+def test_uploads_are_rate_limited_per_user(session, config, alice, bob):
+    config["UPLOADS_PER_HOUR"] = 2
+    for _ in range(2):
+        bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
+    with pytest.raises(RateLimited, match="at most 2 uploads an hour"):
+        bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
+    bots.upload_version(session, config, bob, "toyrace", "r", "bot.py", BOT_SOURCE)
+
+
+def test_new_active_version_replaces_old_with_fresh_rating(session, config, alice):
+    first = make_active_bot(session, config, alice, name="r")
+    session.get(Rating, first.id).mu = 30.0
+    session.commit()
+    second = make_active_bot(session, config, alice, name="r")
+    assert second.number == 2 and second.bot_id == first.bot_id
+    assert session.get(BotVersion, first.id).state == "retired"
+    assert session.get(Rating, first.id).mu == 30.0
+    assert session.get(Rating, second.id).mu == ratings.MU
+
+
+def test_failed_validation_keeps_log_and_no_rating(session, config, alice):
+    version = bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
+    bots.start_validation(session, version.id)
+    bots.finish_validation(session, version.id, False, "act() returned None")
+    assert (version.state, version.validation_log) == ("failed", "act() returned None")
+    assert session.get(Rating, version.id) is None
+    with pytest.raises(Conflict, match="validated already"):
+        bots.finish_validation(session, version.id, True, "")
+
+
+def test_retire_only_by_owner_and_once(session, config, alice, bob):
+    version = make_active_bot(session, config, alice)
+    with pytest.raises(Forbidden):
+        bots.retire_bot(session, bob, version.bot_id)
+    bots.retire_bot(session, alice, version.bot_id)
+    assert session.get(BotVersion, version.id).state == "retired"
+    with pytest.raises(Conflict):
+        bots.retire_bot(session, alice, version.bot_id)
+    with pytest.raises(Conflict, match="retired"):
+        bots.upload_version(session, config, alice, "toyrace", "b", "bot.py", BOT_SOURCE)
+
+
+def test_code_download_is_owner_only(session, config, alice, bob):
+    version = make_active_bot(session, config, alice)
+    assert bots.version_file(config, alice, version).read_bytes() == BOT_SOURCE
+    for user in (bob, None):
+        with pytest.raises(Forbidden):
+            bots.version_file(config, user, version)
+
+
+# -- matches ----------------------------------------------------------------
+def test_challenge_queues_unrated_match(session, config, three, alice):
+    calls = []
+    config["DISPATCH"] = lambda kind, ident: calls.append((kind, ident))
+    mine, *others = three
+    match = matches.create_challenge(
+        session, config, alice, mine.id, [v.id for v in others], seed=9
+    )
+    assert (match.state, match.ranked, match.seed, match.players) == ("queued", False, 9, 3)
+    assert [s.version_id for s in match.seats] == [v.id for v in three]
+    assert calls == [("match", match.id)]
+
+
+def test_challenge_refusals(session, config, three, alice, bob):
+    mine, theirs, third = three
+    cases = [
+        (bob, mine.id, [theirs.id], Forbidden, "your own bot"),
+        (alice, mine.id, [], ServiceError, "at least one opponent"),
+        (alice, mine.id, [mine.id], ServiceError, "only one seat"),
+        (alice, mine.id, [theirs.id, third.id, 999, 998], ServiceError, "2 to 4 players"),
+        (alice, mine.id, [999], NotFound, "no bot version 999"),
+        (alice, 999, [theirs.id], NotFound, "no bot version 999"),
+        (alice, mine.id, [theirs.id], ServiceError, "seed"),
+    ]
+    for user, vid, opponents, error, message in cases:
+        seed = -1 if message == "seed" else None
+        with pytest.raises(error, match=message):
+            matches.create_challenge(session, config, user, vid, opponents, seed=seed)
+    bots.retire_bot(session, bob, theirs.bot_id)
+    with pytest.raises(ServiceError, match="retired, not active"):
+        matches.create_challenge(session, config, alice, mine.id, [theirs.id])
+
+
+def test_match_job_names_each_seats_code(session, config, three, alice):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    job = matches.match_job(session, config, match.id)
+    assert (job["game"], job["seed"], job["players"]) == ("toyrace", 3, 3)
+    assert [Path(s["path"]).read_bytes() for s in job["seats"]] == [BOT_SOURCE] * 3
+    assert job["seats"][0]["label"] == "alice/alice-bot v1"
+    assert matches.start_match(session, match.id) is True
+    assert matches.start_match(session, match.id) is False
+
+
+def test_record_stores_seats_ratings_and_replay(session, config, three):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    outcome = outcome_for(match, [2, 1, 3], statuses=["ok", "ok", "timeout"])
+    matches.record_match(session, config, match.id, outcome)
+    session.expire_all()
+    match = session.get(Match, match.id)
+    assert match.state == "finished" and match.finished_at is not None
+    assert [s.status for s in match.seats] == ["ok", "ok", "timeout"]
+    assert [s.rank for s in match.seats] == [2, 1, 3]
+    assert [s.stderr for s in match.seats] == [
+        "stderr of seat 0",
+        "stderr of seat 1",
+        "stderr of seat 2",
+    ]
+    assert match.seats[2].error == "timeout on move 3"
+    winner, loser = match.seats[1], match.seats[2]
+    assert winner.mu_after > winner.mu_before == ratings.MU
+    assert loser.mu_after < loser.mu_before
+    assert session.get(Rating, three[1].id).games == 1
+    assert session.get(Rating, three[1].id).mu == winner.mu_after
+    stored = json.loads(gzip.decompress(Path(config["REPLAY_DIR"], match.replay_path).read_bytes()))
+    assert stored == outcome["replay"]
+    assert "stderr" not in json.dumps(stored)
+
+
+def test_recording_twice_changes_nothing(session, config, three):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    outcome = outcome_for(match, [1, 2, 3])
+    matches.record_match(session, config, match.id, outcome)
+    ratings_once = [(r.mu, r.sigma, r.games) for r in session.scalars(select(Rating))]
+    history_once = session.scalar(select(func.count(RatingHistory.id)))
+    other = copy.deepcopy(outcome)
+    other["ranks"] = [3, 2, 1]
+    matches.record_match(session, config, match.id, other)
+    session.expire_all()
+    assert [(r.mu, r.sigma, r.games) for r in session.scalars(select(Rating))] == ratings_once
+    assert session.scalar(select(func.count(RatingHistory.id))) == history_once == 3
+    assert [s.rank for s in session.get(Match, match.id).seats] == [1, 2, 3]
+
+
+def test_unrated_challenge_leaves_ratings_alone(session, config, three, alice):
+    match = matches.create_challenge(session, config, alice, three[0].id, [three[1].id])
+    matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+    assert all(r.games == 0 and r.mu == ratings.MU for r in session.scalars(select(Rating)))
+    assert session.get(Match, match.id).seats[0].mu_after is None
+
+
+def test_replaced_version_result_is_dropped(session, config, three, alice):
+    match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
+    make_active_bot(session, config, alice, name="alice-bot")  # replaces three[0]
+    matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
+    assert session.get(Rating, three[0].id).games == 0
+    assert session.get(Rating, three[1].id).games == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"seed": 4}, "seed 4"),
+        ({"game": "other"}, "other seed"),
+        ({"players": 2}, "has 2 players"),
+        ({"ranks": [1, 2]}, "'ranks' is not a list of 3"),
+        ({"statuses": ["ok", "ok", "asleep"]}, "unknown seat status 'asleep'"),
+        ({"ranks": [1, 2, 4]}, "integers from 1 to 3"),
+        ({"statuses": ["timeout", "ok", "ok"], "ranks": [1, 2, 3]}, "faulted seat must rank below"),
+        ({"replay": None}, "replay is not a dict"),
+    ],
+)
+def test_bad_outcome_is_refused_and_match_stays_queued(session, config, three, change, message):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    outcome = outcome_for(match, [1, 2, 3]) | change
+    with pytest.raises(ValueError, match=message):
+        matches.record_match(session, config, match.id, outcome)
+    assert session.get(Match, match.id).state == "queued"
+
+
+def test_missing_key_and_unknown_match(session, config, three):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    outcome = outcome_for(match, [1, 2, 3])
+    del outcome["ranks"]
+    with pytest.raises(ValueError, match="no 'ranks'"):
+        matches.record_match(session, config, match.id, outcome)
+    with pytest.raises(NotFound):
+        matches.record_match(session, config, 999, outcome)
+
+
+def test_failed_match_cannot_be_recorded(session, config, three):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    assert matches.fail_match(session, match.id, "worker lost") is True
+    with pytest.raises(Conflict, match="failed"):
+        matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
+
+
+def test_storage_refuses_paths_outside_its_directory(tmp_path):
+    with pytest.raises(ValueError, match="outside"):
+        storage.resolve(tmp_path, "../etc/passwd")
+
+
+def test_bot_rows_are_unique_per_owner_and_game(session, config, alice):
+    make_active_bot(session, config, alice, name="same")
+    make_active_bot(session, config, alice, name="same")
+    assert session.scalar(select(func.count(Bot.id))) == 1
