@@ -1,0 +1,203 @@
+"""Run one match between sandboxed bot processes and return its outcome.
+
+Plain Python (no Flask, no Celery): the ladder's worker task and `ladder play`
+both call `run_match`. A bot that faults is killed at once and its seat is
+played out by the fallback policy; the outcome records every seat's status.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import engine
+from workers import protocol
+from workers.fallback import Fallback
+from workers.limits import Limits
+from workers.sandbox import UID_BASE, BotFault, BotProcess, runtime
+from workers.staging import BotSource, Staging, resolve
+
+STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
+
+
+def fault_ranks(engine_ranks: list[int], statuses: list[str]) -> list[int]:
+    """Ranks after the fault rule: ok seats keep their order among themselves
+    (ties share); every faulted seat shares the rank just below the last ok seat."""
+    ok = [i for i, status in enumerate(statuses) if status == "ok"]
+    ranks = [len(ok) + 1] * len(statuses)
+    for i in ok:
+        ranks[i] = 1 + sum(1 for j in ok if engine_ranks[j] < engine_ranks[i])
+    return ranks
+
+
+def seat_uid(seat: int) -> int | None:
+    """The outer uid a seat's sandbox runs as, when the runner is root (else its own)."""
+    if os.geteuid() != 0:
+        return None
+    return UID_BASE + (os.getpid() % 50_000) * 16 + seat
+
+
+class _Seat:
+    """One seat's bot process and bookkeeping."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bot: BotProcess | None = None
+        self.status = "ok"
+        self.error: str | None = None
+        self.bank_ms = 0.0
+        self.stderr = ""
+
+    def fault(self, exc: BotFault) -> None:
+        """Record the first fault and kill the process at once."""
+        if self.status == "ok":
+            self.status, self.error = exc.status, exc.reason
+        self.close()
+
+    def close(self) -> None:
+        if self.bot is not None:
+            self.bot.kill()
+            self.stderr = self.bot.stderr_tail()
+            self.bot = None
+
+
+def run_match(
+    game: str,
+    bots: list[str | BotSource],
+    seed: int,
+    options: dict | None = None,
+    limits: Limits | None = None,
+    unsafe: bool = False,
+) -> dict:
+    """Play one match of `game` between `bots` (paths, house names or BotSources).
+
+    Raises ValueError for a bad game, player count, option or bot; SandboxUnavailable
+    when bwrap is missing and `unsafe` is not set. Bot misbehaviour never raises.
+    """
+    limits = limits or Limits()
+    sources = [b if isinstance(b, BotSource) else resolve(b) for b in bots]
+    state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
+    rt = runtime(unsafe)
+    seats = [_Seat(source.label) for source in sources]
+    with Staging() as staging:
+        try:
+            _start(state, seats, sources, staging, rt, limits)
+            decision_ms = _play(state, seats, limits, Fallback(seed))
+            result = state.result()
+            for seat in seats:
+                if seat.bot is not None:
+                    try:
+                        seat.bot.resume()
+                        seat.bot.send(protocol.end(result))
+                    except BotFault:
+                        pass
+        finally:
+            for seat in seats:
+                seat.close()
+    return _outcome(state, seats, decision_ms, result)
+
+
+def _start(state, seats, sources, staging, rt, limits) -> None:
+    """Launch every seat at once, then collect the `ready` replies within init_ms."""
+    launched = time.monotonic()
+    for i, (seat, source) in enumerate(zip(seats, sources, strict=True)):
+        seat.bank_ms = float(limits.bank_ms)
+        uid = seat_uid(i) if rt.unprivileged else None
+        bot_dir = staging.add(i, source, uid)
+        try:
+            seat.bot = BotProcess(rt, staging.sdk, bot_dir, limits, uid)
+            seat.bot.send(
+                protocol.start(state.game_name, i, state.num_players, state.options, limits.wire())
+            )
+        except OSError as exc:
+            seat.fault(BotFault("crash", f"could not start: {exc}"))
+        except BotFault as exc:
+            seat.fault(exc)
+    for seat in seats:
+        if seat.bot is None:
+            continue
+        remaining = limits.init_ms / 1000 - (time.monotonic() - launched)
+        try:
+            protocol.ready(seat.bot.read_line(max(remaining, 0.0)))
+            seat.bot.pause()
+        except BotFault as exc:
+            if exc.status == "timeout":
+                exc = BotFault("timeout", f"not ready within init_ms={limits.init_ms}")
+            seat.fault(exc)
+
+
+def _play(state, seats, limits, fallback) -> list:
+    """Play the game to its end; the wall-clock ms of each decision (None for fallback)."""
+    timings: list[float | None] = []
+    while not state.is_over():
+        i = state.current_player()
+        seat = seats[i]
+        legal = state.legal_actions()
+        if seat.bot is None:
+            state.apply(fallback.choose(legal))
+            timings.append(None)
+            continue
+        try:
+            chosen, elapsed = _ask(seat, state.view(i), legal, limits)
+        except BotFault as exc:
+            seat.fault(exc)
+            state.apply(fallback.choose(legal))
+            timings.append(None)
+            continue
+        state.apply(chosen)
+        timings.append(round(elapsed, 3))
+    return timings
+
+
+def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
+    """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault."""
+    bot = seat.bot
+    allowed = limits.move_ms + seat.bank_ms
+    message = protocol.act(view, legal, int(allowed))
+    bot.resume()
+    if bot.pending_output():
+        raise BotFault("invalid", "wrote to stdout when it was not asked to")
+    began = time.perf_counter()
+    bot.send(message)
+    try:
+        raw = bot.read_line(allowed / 1000)
+    except BotFault as exc:
+        if exc.status == "timeout":
+            exc = BotFault("timeout", f"no move within {allowed:.0f} ms (move time + bank)")
+        raise exc from None
+    elapsed = (time.perf_counter() - began) * 1000
+    bot.pause()
+    # Time over the move limit is drawn from the bank; an empty bank is a timeout.
+    seat.bank_ms -= max(0.0, elapsed - limits.move_ms)
+    if seat.bank_ms < 0:
+        raise BotFault("timeout", f"time bank of {limits.bank_ms} ms used up")
+    chosen = protocol.action(raw)
+    if chosen not in legal:
+        raise BotFault("illegal", f"not a legal action: {protocol._clip(raw)}")
+    return chosen, elapsed
+
+
+def _outcome(state, seats, decision_ms, result) -> dict:
+    statuses = [seat.status for seat in seats]
+    ranks = fault_ranks(result["ranks"], statuses)
+    errors = [seat.error for seat in seats]
+    replay = state.record()
+    replay.update(
+        statuses=statuses,
+        ranks=ranks,
+        errors=errors,
+        decision_ms=decision_ms,
+        seats=[seat.label for seat in seats],
+    )
+    return {
+        "game": state.game_name,
+        "seed": state.seed,
+        "players": state.num_players,
+        "options": dict(state.options),
+        "statuses": statuses,
+        "scores": result["scores"],
+        "ranks": ranks,
+        "errors": errors,
+        "stderr": [seat.stderr for seat in seats],
+        "replay": replay,
+    }

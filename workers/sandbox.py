@@ -1,0 +1,376 @@
+"""One bot process in a bubblewrap sandbox, and the pipes the runner talks to it through.
+
+The sandbox has no network, its own user/pid/ipc/uts namespaces, a non-root
+uid, a read-only runtime and bot directory, a size-capped private /tmp as the
+only writable place, an empty environment and rlimits. When the runner runs as
+root, bwrap itself is started as an unprivileged uid of its own, because the
+kernel never applies RLIMIT_NPROC to root (a fork bomb would go unchecked).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from workers.limits import Limits
+
+SDK_NAME = "tradewinds_sdk.py"
+# Exit codes of bots/sdk.py (kept in step with it; the SDK imports nothing of ours).
+EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
+# Outer uids for sandboxes when the runner is root: one per process and seat,
+# so one bot's fork bomb cannot use up another's process budget.
+UID_BASE = 200_000
+INNER_UID = 1000
+SWEEP_EVERY = 8  # pauses between full walks of a sandbox's process tree
+
+
+class SandboxUnavailable(RuntimeError):
+    """bwrap is missing or cannot create namespaces here."""
+
+
+class BotFault(Exception):
+    """A bot broke a rule: `status` is its match status, the message says why."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """How to start bot processes: bwrap or (unsafe, development only) bare."""
+
+    python: str
+    bwrap: str | None  # None: unsafe development mode, no sandbox
+    unprivileged: bool  # bwrap started as a non-root uid of its own
+
+
+def sandbox_python() -> str:
+    """The interpreter bots run on: the system python3 (readable by any uid) when present."""
+    for candidate in ("/usr/bin/python3", os.path.realpath(sys.executable)):
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    raise SandboxUnavailable("no python3 to run bots with")
+
+
+def runtime(unsafe: bool = False) -> Runtime:
+    """The runtime to use; refuses without bwrap unless `unsafe` (which warns)."""
+    python = sandbox_python()
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        if not unsafe:
+            raise SandboxUnavailable(
+                "bwrap (Debian package bubblewrap) is not installed: refusing to run bots"
+                " without a sandbox. Install it, or pass the unsafe development flag."
+            )
+        print(
+            "WARNING: running bots WITHOUT a sandbox (unsafe development mode):"
+            " a bot can read and change anything this user can.",
+            file=sys.stderr,
+        )
+        return Runtime(python, None, False)
+    return Runtime(python, bwrap, _unprivileged_works(bwrap, python))
+
+
+@functools.cache
+def _unprivileged_works(bwrap: str, python: str) -> bool:
+    """Whether bwrap can run as a non-root uid here (needs unprivileged user namespaces)."""
+    if os.geteuid() != 0:
+        return True
+    probe = [bwrap, *_namespace_args(), *_runtime_binds(python), "--", python, "-S", "-c", ""]
+    try:
+        done = subprocess.run(
+            probe,
+            capture_output=True,
+            timeout=10,
+            user=UID_BASE - 1,
+            group=UID_BASE - 1,
+            extra_groups=[],
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def _namespace_args() -> list[str]:
+    return [
+        "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+        "--unshare-cgroup-try", "--uid", str(INNER_UID), "--gid", str(INNER_UID),
+        "--hostname", "bot", "--die-with-parent", "--clearenv",
+    ]  # fmt: skip
+
+
+def _runtime_binds(python: str) -> list[str]:
+    """Read-only binds for the interpreter and the libraries it loads."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/lib", "/lib64", "/lib32", "/sbin"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    prefix = str(Path(os.path.realpath(python)).parent.parent)
+    if not (prefix == "/usr" or prefix.startswith("/usr/")):
+        args += ["--ro-bind", prefix, prefix]
+    return args
+
+
+def bwrap_command(rt: Runtime, sdk: str, bot_dir: str, limits: Limits) -> list[str]:
+    """The full bwrap command line that runs the SDK on the bot in `bot_dir`."""
+    return [
+        rt.bwrap,
+        *_namespace_args(),
+        *([] if rt.unprivileged else ["--cap-drop", "ALL"]),
+        "--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin",
+        "--setenv", "LANG", "C.UTF-8",
+        *_runtime_binds(rt.python),
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp",
+        "--ro-bind", sdk, f"/sdk/{SDK_NAME}",
+        "--ro-bind", bot_dir, "/bot",
+        "--chdir", "/tmp",
+        "--", rt.python, "-I", "-S", "-B", f"/sdk/{SDK_NAME}", "/bot",
+    ]  # fmt: skip
+
+
+def _limiter(limits: Limits):
+    """A pre-exec hook setting the rlimits; inherited by bwrap and every process it starts."""
+    caps = [
+        (resource.RLIMIT_AS, limits.memory_mb << 20),
+        (resource.RLIMIT_CPU, limits.cpu_s),
+        (resource.RLIMIT_NPROC, limits.processes),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_FSIZE, limits.file_mb << 20),
+        (resource.RLIMIT_CORE, 0),
+    ]
+
+    def apply() -> None:
+        for which, value in caps:
+            resource.setrlimit(which, (value, value))
+
+    return apply
+
+
+class BotProcess:
+    """One running bot: start it, talk JSON lines to it, pause, resume and kill it."""
+
+    def __init__(self, rt: Runtime, sdk: str, bot_dir: str, limits: Limits, uid: int | None):
+        self.limits = limits
+        self.stderr_total = 0
+        self._tail = bytearray()
+        self._out = bytearray()
+        self._strays: list[int] = []
+        self._pauses = 0
+        if rt.bwrap is None:
+            command = [rt.python, "-I", "-S", "-B", sdk, bot_dir]
+            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+            cwd = bot_dir
+        else:
+            command = bwrap_command(rt, sdk, bot_dir, limits)
+            env, cwd = {}, "/"
+        # Only an unprivileged outer uid makes RLIMIT_NPROC bite (see module docstring).
+        ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+            preexec_fn=_limiter(limits),
+            **ids,
+        )
+        self._out_fd = self.proc.stdout.fileno()
+        self._err_fd = self.proc.stderr.fileno()
+        os.set_blocking(self._out_fd, False)
+        os.set_blocking(self._err_fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._out_fd, select.POLLIN)
+        self._poll.register(self._err_fd, select.POLLIN)
+        self._err_open = True
+
+    # -- talking ------------------------------------------------------------
+    def send(self, line: bytes) -> None:
+        """Write one protocol line; a bot that has closed its input has crashed."""
+        try:
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._exit_fault() from None
+
+    def read_line(self, timeout_s: float) -> bytes:
+        """The next stdout line (without newline) within `timeout_s`, else a BotFault."""
+        deadline = time.monotonic() + timeout_s
+        cap = self.limits.line_kb << 10
+        scanned = 0
+        while True:
+            nl = self._out.find(b"\n", scanned)
+            if nl >= 0:
+                line = bytes(self._out[:nl])
+                del self._out[: nl + 1]
+                return line
+            scanned = len(self._out)
+            if scanned > cap:
+                raise BotFault("invalid", f"a stdout line longer than {self.limits.line_kb} KiB")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotFault("timeout", f"no reply within {timeout_s * 1000:.0f} ms")
+            for fd, _ in self._poll.poll(remaining * 1000):
+                if fd == self._err_fd:
+                    self._read_stderr()
+                    continue
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    raise self._exit_fault()
+                self._out += data
+
+    def pending_output(self) -> bool:
+        """Whether the bot wrote stdout beyond its last reply (off-protocol output)."""
+        if self._out:
+            return True
+        ready = self._poll.poll(0)
+        for fd, _ in ready:
+            if fd == self._err_fd:
+                self._read_stderr()
+            else:
+                data = os.read(fd, 1 << 16)
+                self._out += data
+        return bool(self._out)
+
+    def _read_stderr(self) -> None:
+        try:
+            data = os.read(self._err_fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            self._poll.unregister(self._err_fd)
+            self._err_open = False
+            return
+        self.stderr_total += len(data)
+        self._tail += data
+        keep = self.limits.stderr_tail_kb << 10
+        if len(self._tail) > keep:
+            del self._tail[:-keep]
+        if self.stderr_total > self.limits.stderr_kb << 10:
+            raise BotFault("killed", f"wrote more than {self.limits.stderr_kb} KiB to stderr")
+
+    def stderr_tail(self) -> str:
+        """The capped tail of what the bot wrote to stderr, for its owner."""
+        return self._tail.decode("utf-8", "replace")
+
+    def _exit_fault(self) -> BotFault:
+        """Name the fault of a bot whose output ended: how did it exit?"""
+        try:
+            code = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return BotFault("crash", "closed its output without exiting")
+        self._drain_stderr()
+        # bwrap reports a child killed by signal N as 128 + N.
+        signo = -code if code < 0 else code - 128 if code > 128 else 0
+        if code == EXIT_MEMORY:
+            return BotFault("killed", f"memory limit ({self.limits.memory_mb} MiB) reached")
+        if code == EXIT_FILE_LIMIT or signo == signal.SIGXFSZ:
+            return BotFault("killed", f"file size limit ({self.limits.file_mb} MiB) reached")
+        if signo == signal.SIGXCPU:
+            return BotFault("killed", f"CPU time limit ({self.limits.cpu_s} s) reached")
+        if code == EXIT_LOAD:
+            return BotFault("crash", "the bot could not be loaded (see stderr)")
+        if signo:
+            return BotFault("crash", f"died from signal {signal.Signals(signo).name}")
+        return BotFault("crash", f"exited with code {code}")
+
+    def _drain_stderr(self) -> None:
+        while self._err_open:
+            if not self._poll.poll(0):
+                return
+            try:
+                self._read_stderr()
+            except BotFault:
+                return
+
+    # -- scheduling ---------------------------------------------------------
+    def _tree(self) -> list[int]:
+        """Stop every process of the sandbox, top down, so none can fork behind our back."""
+        stopped, stack = [], [self.proc.pid]
+        while stack:
+            pid = stack.pop()
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                continue
+            stopped.append(pid)
+            stack.extend(_children(pid))
+        return stopped
+
+    def pause(self) -> None:
+        """SIGSTOP the bot and everything it started, so it uses no CPU off its move.
+
+        One signal to the process group is cheap; every few pauses a full walk of
+        the process tree also finds processes that left the group (setsid) and
+        stops those one by one from then on.
+        """
+        _signal(-self.proc.pid, signal.SIGSTOP)
+        for pid in self._strays:
+            _signal(pid, signal.SIGSTOP)
+        if self._pauses % SWEEP_EVERY == 0:
+            for pid in self._tree():
+                if pid not in self._strays and _group(pid) not in (self.proc.pid, None):
+                    self._strays.append(pid)
+        self._pauses += 1
+
+    def resume(self) -> None:
+        """SIGCONT what `pause` stopped."""
+        for pid in self._strays:
+            _signal(pid, signal.SIGCONT)
+        _signal(-self.proc.pid, signal.SIGCONT)
+
+    def kill(self) -> None:
+        """Kill every process of this sandbox and reap bwrap; safe to call twice."""
+        if self.proc.returncode is None:
+            for pid in self._tree():
+                _signal(pid, signal.SIGKILL)
+            self.proc.wait()
+        self._drain_stderr()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of `pid`, across all its threads."""
+    found: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
+                found.extend(int(p) for p in handle.read().split())
+        except OSError:
+            continue
+    return found
+
+
+def _signal(pid: int, signo: int) -> None:
+    """Signal a process (or, for a negative pid, a process group) that may be gone."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signo)
+
+
+def _group(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except ProcessLookupError:
+        return None

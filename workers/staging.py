@@ -1,0 +1,133 @@
+"""Bots named on a command line or stored by the ladder, copied to where a sandbox can see them.
+
+Every seat gets a private copy of its bot (a `bot.py`, a directory or the
+contents of a `.zip`) in a fresh temporary directory, owned by that seat's
+sandbox uid and readable by no other: a bot never sees another bot's code,
+and a file changed mid-match does not change the bot that plays.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from workers.sandbox import SDK_NAME
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE_DIR = ROOT / "bots" / "house"
+SDK_FILE = ROOT / "bots" / "sdk.py"
+MAX_ZIP_BYTES = 32 << 20
+MAX_ZIP_FILES = 500
+
+
+@dataclass(frozen=True)
+class BotSource:
+    """Where a bot's code is, and the label it plays under in replays."""
+
+    label: str
+    path: Path
+
+
+def house_bots() -> list[str]:
+    """Names of every house bot, like `manila/greedy`."""
+    return sorted(f"{p.parent.name}/{p.stem}" for p in HOUSE_DIR.glob("*/*.py") if p.stem[0] != "_")
+
+
+def resolve(spec: str) -> BotSource:
+    """A bot from a path (`bot.py`, a directory with `bot.py`, a `.zip`) or a house name."""
+    path = Path(spec)
+    if path.exists():
+        if path.is_dir():
+            if not (path / "bot.py").is_file():
+                raise ValueError(f"directory {spec} has no bot.py")
+        elif path.suffix not in (".py", ".zip"):
+            raise ValueError(f"{spec}: a bot is a .py file, a .zip or a directory with bot.py")
+        return BotSource(label=str(spec), path=path.resolve())
+    house = HOUSE_DIR / f"{spec}.py"
+    if spec.count("/") == 1 and not spec.endswith((".py", ".zip")) and house.is_file():
+        return BotSource(label=spec, path=house)
+    raise ValueError(
+        f"no bot {spec!r}: not a file or directory, nor a house bot"
+        f" (house bots: {', '.join(house_bots()) or 'none'})"
+    )
+
+
+def extract_zip(archive: Path, dest: Path) -> None:
+    """Unpack an uploaded bot zip safely: no absolute or `..` paths, no links, bounded size."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            entries = zf.infolist()
+            if len(entries) > MAX_ZIP_FILES:
+                raise ValueError(f"{archive.name}: more than {MAX_ZIP_FILES} files")
+            if sum(e.file_size for e in entries) > MAX_ZIP_BYTES:
+                raise ValueError(f"{archive.name}: unpacks to more than {MAX_ZIP_BYTES >> 20} MiB")
+            for entry in entries:
+                parts = Path(entry.filename).parts
+                if entry.filename.startswith(("/", "\\")) or ".." in parts or not parts:
+                    raise ValueError(f"{archive.name}: unsafe path {entry.filename!r}")
+                target = dest.joinpath(*parts)
+                if entry.is_dir():
+                    target.mkdir(parents=True, exist_ok=True)
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(entry) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out)
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"{archive.name} is not a valid zip: {exc}") from None
+    if not (dest / "bot.py").is_file():
+        raise ValueError(f"{archive.name} has no bot.py at its root")
+
+
+class Staging:
+    """A temporary tree: the SDK for all seats, and one private directory per seat."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="tradewinds-match-"))
+        os.chmod(self.root, 0o711)
+        sdk_dir = self.root / "sdk"
+        sdk_dir.mkdir()
+        shutil.copyfile(SDK_FILE, sdk_dir / SDK_NAME)
+        os.chmod(sdk_dir, 0o755)
+        os.chmod(sdk_dir / SDK_NAME, 0o644)
+        self.sdk = str(sdk_dir / SDK_NAME)
+
+    def add(self, seat: int, source: BotSource, uid: int | None) -> str:
+        """Copy `source` into seat's directory, owned by `uid` (when given); its path."""
+        dest = self.root / f"seat{seat}"
+        if source.path.is_dir():
+            shutil.copytree(source.path, dest, symlinks=False)
+        else:
+            dest.mkdir()
+            if source.path.suffix == ".zip":
+                extract_zip(source.path, dest)
+            else:
+                shutil.copyfile(source.path, dest / "bot.py")
+        _lock_down(dest, uid)
+        return str(dest)
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> Staging:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cleanup()
+
+
+def _lock_down(top: Path, uid: int | None) -> None:
+    """Read-only for the seat's own uid, nothing for anyone else (or world-readable if no uid)."""
+    dir_mode, file_mode = (0o500, 0o400) if uid is not None else (0o755, 0o644)
+    for folder, _dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(folder, name)
+            if uid is not None:
+                os.chown(path, uid, uid)
+            os.chmod(path, file_mode)
+        if uid is not None:
+            os.chown(folder, uid, uid)
+        os.chmod(folder, dir_mode)
