@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup clean
+.PHONY: run test unit integration lint bench setup sandbox clean
 
 setup: $(STAMP)
 
@@ -15,10 +15,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: setup
+# Bots run under bubblewrap (Debian package `bubblewrap`); install it when missing.
+# apt-get update only when the first install attempt cannot find the package.
+sandbox:
+	@command -v bwrap >/dev/null || apt-get install -y -q bubblewrap \
+		|| (apt-get update -q && apt-get install -y -q bubblewrap)
+
+run: setup sandbox
 	$(BIN)/ladder demo
 
-test: setup
+test: setup sandbox
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests/unit tests/integration -q
 
@@ -29,8 +35,9 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: setup
+bench: setup sandbox
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/protocol.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

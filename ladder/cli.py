@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -36,3 +37,54 @@ def demo(seed: int) -> None:
             name, str(players), str(len(state.history)), str(result["scores"]), str(result["ranks"])
         )
     console.print(table)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="seed of the first game")
+@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--replay",
+    type=click.Path(path_type=Path),
+    help="write the replay here (with several games: a directory of seed-N.json)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print one JSON line per match")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--move-ms", type=click.IntRange(min=1), help="wall-clock limit per move")
+@click.option("--bank-ms", type=click.IntRange(min=1), help="time bank per match")
+@click.option(
+    "--unsafe-no-sandbox",
+    is_flag=True,
+    help="development only: run bots without bubblewrap when it is missing",
+)
+def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsafe_no_sandbox):
+    """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
+    from ladder.play import Plan
+    from ladder.play import play as run_play
+    from workers.limits import Limits
+    from workers.sandbox import SandboxUnavailable
+    from workers.staging import resolve
+
+    if game not in engine.game_names():
+        raise click.BadParameter(
+            f"unknown game {game!r}; known: {', '.join(engine.game_names())}", param_hint="GAME"
+        )
+    spec = engine.get_game(game)
+    if not spec.min_players <= len(bots) <= spec.max_players:
+        raise click.UsageError(
+            f"{game} takes {spec.min_players} to {spec.max_players} bots, not {len(bots)}"
+        )
+    try:
+        sources = tuple(resolve(bot) for bot in bots)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="BOTS") from None
+    given = {"move_ms": move_ms, "bank_ms": bank_ms}
+    limits = Limits.from_dict({k: v for k, v in given.items() if v is not None})
+    plan = Plan(game, sources, seed, games, limits, unsafe_no_sandbox)
+    try:
+        run_play(plan, jobs, replay, as_json)
+    except SandboxUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None

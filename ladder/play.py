@@ -1,0 +1,139 @@
+"""`ladder play`: run matches locally through the same sandbox the ladder uses.
+
+Seats rotate from one game to the next so that no bot keeps the same seat;
+game k uses seed `seed + k`. Results are summed per bot label.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from workers.limits import Limits
+from workers.match import run_match
+from workers.staging import BotSource
+
+
+@dataclass
+class Tally:
+    """One bot's totals over the games played."""
+
+    games: int = 0
+    wins: int = 0
+    rank_sum: int = 0
+    score_sum: float = 0.0
+    faults: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to play: the game, the bots in seat order, and how many games from which seed."""
+
+    game: str
+    bots: tuple[BotSource, ...]
+    seed: int
+    games: int
+    limits: Limits
+    unsafe: bool = False
+
+    def seating(self, k: int) -> list[BotSource]:
+        """Game k's seats: the bots rotated by k."""
+        shift = k % len(self.bots)
+        return list(self.bots[shift:] + self.bots[:shift])
+
+
+def _one(args: tuple) -> dict:
+    plan, k = args
+    return run_match(
+        plan.game, plan.seating(k), plan.seed + k, limits=plan.limits, unsafe=plan.unsafe
+    )
+
+
+def matches(plan: Plan, jobs: int):
+    """Outcomes of every game of the plan, in seed order (run on `jobs` processes)."""
+    work = [(plan, k) for k in range(plan.games)]
+    if jobs <= 1:
+        yield from map(_one, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_one, work)
+
+
+def json_line(outcome: dict) -> str:
+    """The fixed `--json` line of one match."""
+    keys = ("seed", "ranks", "scores", "statuses", "replay")
+    return json.dumps({key: outcome[key] for key in keys}, separators=(",", ":"))
+
+
+def tally(outcomes: list[dict]) -> dict[str, Tally]:
+    """Wins (rank 1, shared or not), rank and score sums and faults, per bot label."""
+    totals: dict[str, Tally] = {}
+    for outcome in outcomes:
+        labels = outcome["replay"]["seats"]
+        for seat, label in enumerate(labels):
+            t = totals.setdefault(label, Tally())
+            t.games += 1
+            t.wins += outcome["ranks"][seat] == 1
+            t.rank_sum += outcome["ranks"][seat]
+            t.score_sum += outcome["scores"][seat]
+            status = outcome["statuses"][seat]
+            if status != "ok":
+                t.faults[status] = t.faults.get(status, 0) + 1
+    return totals
+
+
+def results_table(game: str, totals: dict[str, Tally]) -> Table:
+    table = Table(title=f"{game}: results")
+    for column in ("bot", "games", "wins", "mean rank", "mean score", "faults"):
+        table.add_column(column, justify="left" if column in ("bot", "faults") else "right")
+    for label, t in sorted(totals.items(), key=lambda item: item[1].rank_sum / item[1].games):
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(t.faults.items())) or "-"
+        table.add_row(
+            label,
+            str(t.games),
+            f"{t.wins} ({100 * t.wins / t.games:.0f}%)",
+            f"{t.rank_sum / t.games:.2f}",
+            f"{t.score_sum / t.games:.2f}",
+            faults,
+        )
+    return table
+
+
+def save_replay(path: Path, outcome: dict, several: bool) -> None:
+    """One game: PATH is the replay file. Several: PATH is a directory of `seed-N.json`."""
+    if several:
+        path.mkdir(parents=True, exist_ok=True)
+        path = path / f"seed-{outcome['seed']}.json"
+    path.write_text(json.dumps(outcome["replay"], indent=1) + "\n", encoding="utf-8")
+
+
+def play(plan: Plan, jobs: int, replay: Path | None, as_json: bool) -> dict[str, Tally]:
+    """Play the plan with a progress bar; JSON lines on stdout or a results table."""
+    out = Console()
+    err = Console(stderr=True)
+    outcomes = []
+    columns = (
+        TextColumn(f"{plan.game}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=as_json) as progress:
+        task = progress.add_task("games", total=plan.games)
+        for outcome in matches(plan, jobs):
+            outcomes.append(outcome)
+            if as_json:
+                print(json_line(outcome), flush=True)
+            if replay is not None:
+                save_replay(replay, outcome, plan.games > 1)
+            progress.advance(task)
+    totals = tally(outcomes)
+    if not as_json:
+        out.print(results_table(plan.game, totals))
+    return totals
