@@ -15,6 +15,7 @@ __all__ = ["Game", "IllegalAction", "State", "game_names", "get_game", "replay"]
 # name -> module that defines GAME; one line per game.
 _GAMES: dict[str, str] = {
     "manila": "engine.manila",
+    "caravelas": "engine.caravelas",
     "meuterer": "engine.meuterer",
 }
 

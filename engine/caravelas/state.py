@@ -1,0 +1,398 @@
+"""The Caravelas game state: fleets, cards, cubes and whose decision it is.
+
+Rule numbers in comments refer to the Portuguese rules (sources/caravelas_pt.txt);
+rulings where they are silent are written in RULES.md and cited as "ruling".
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+
+from engine.caravelas import board
+from engine.caravelas.routes import DESTINATIONS
+from engine.core import Rng, State, ranks_from_keys
+
+SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
+HARBOURS = (board.LISBOA_ID, board.CALECUTE_ID)
+SLOT_CARAVEL = {colour: k for k, pair in board.CARAVEL_SLOTS.items() for colour in pair}
+CUBE_AT = {place: colour for colour, place in board.CUBE_PLACES.items()}
+MAX_SECRET = 4
+CARDS_PER_TURN = 4
+
+
+def _sub_multisets(values: list[int]) -> list[list[int]]:
+    """Every distinct sub-multiset of sorted `values`, the empty one included."""
+    found = {()}
+    for size in range(1, len(values) + 1):
+        found.update(combinations(values, size))
+    return [list(c) for c in sorted(found, key=lambda c: (len(c), c))]
+
+
+class CaravelasState(State):
+    """One game of Caravelas for 2-4 players."""
+
+    game_name = "caravelas"
+    engine_version = "caravelas-1"
+
+    def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
+        super().__init__(num_players, seed, options)
+        n = num_players
+        self.pos = [board.LISBOA_ID] * n
+        self.score = [0] * n
+        self.found: list[list[str]] = [[] for _ in range(n)]
+        self.cargo: list[list[str]] = [[] for _ in range(n)]
+        self.sunk: list[list[bool]] = [[False] * 4 for _ in range(n)]
+        self.stock = {c: board.CUBES_PER_COLOUR for c in board.COLOURS}
+        self.stock["green"] = board.GREEN_CUBES[n]
+        self.jeronimos = 0
+        self.jeronimos_size = board.GREEN_CUBES[n]
+
+        self.deck = [v for v, count in board.MOVEMENT_DECK.items() for _ in range(count)]
+        self.rng.shuffle(self.deck)
+        self.used: list[int] = []
+        self.hand: list[list[int]] = [sorted(self._deal(board.HAND_SIZE)) for _ in range(n)]
+
+        # Setup: 2 green and 2 yellow discovery cards each, then one mixed pile.
+        greens = sorted(p for p, (col, _) in board.DISCOVERIES.items() if col == board.GREEN)
+        yellows = sorted(p for p, (col, _) in board.DISCOVERIES.items() if col == board.YELLOW)
+        self.rng.shuffle(greens)
+        self.rng.shuffle(yellows)
+        self.secret: list[list[str]] = []
+        for seat in range(n):
+            mine = greens[2 * seat : 2 * seat + 2] + yellows[2 * seat : 2 * seat + 2]
+            self.secret.append(sorted(mine))
+        self.pile = greens[2 * n :] + yellows[2 * n :]
+        self.rng.shuffle(self.pile)
+
+        self.turn = 0
+        self.round = 1
+        self.phase = SAIL
+        self.drawn: list[str] = []
+        self.end_triggered = False
+        self._start_turn()
+
+    # -- turn bookkeeping --------------------------------------------------
+    def _start_turn(self) -> None:
+        self.played = 0
+        self.arrived = False  # the last card of this turn ended where the fleet is
+        self.drew = False
+        self.closed = False  # a delivery, repair or wreck ended the turn (10, 9.7)
+        self.phase = SAIL
+
+    def _deal(self, count: int) -> list[int]:
+        """Draw movement cards, reshuffling the used ones when the deck runs out (5)."""
+        cards = []
+        for _ in range(count):
+            if not self.deck:
+                if not self.used:
+                    break
+                self.deck, self.used = self.used, []
+                self.rng.shuffle(self.deck)
+                self.emit("reshuffle", cards=len(self.deck))
+            cards.append(self.deck.pop())
+        return cards
+
+    def _gain(self, seat: int, points: int) -> None:
+        self.score[seat] += points
+        if self.score[seat] >= board.END_SCORE and not self.end_triggered:
+            self.end_triggered = True
+            self.emit("end_triggered", seat=seat, reason="score")
+
+    # -- the engine contract ----------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def can_draw(self) -> bool:
+        """Rule 7: stopped at Lisboa or Calecute this turn, once, under 4 secrets."""
+        seat = self.turn
+        return (
+            self.arrived
+            and not self.drew
+            and self.pos[seat] in HARBOURS
+            and len(self.secret[seat]) < MAX_SECRET
+            and bool(self.pile)
+        )
+
+    def _legal_actions(self) -> list[dict]:
+        seat = self.turn
+        if self.phase == SAIL:
+            actions = []
+            if not self.closed and self.played < CARDS_PER_TURN:
+                here = DESTINATIONS[self.pos[seat]]
+                for value in sorted(set(self.hand[seat])):
+                    for to in here[value]:
+                        actions.append({"type": "move", "card": value, "to": to})
+            if self.can_draw():
+                actions.append({"type": "draw"})
+            actions.append({"type": "end_turn"})
+            return actions
+        if self.phase == KEEP:
+            most = min(MAX_SECRET - len(self.secret[seat]), len(self.drawn))
+            return [
+                {"type": "keep", "places": sorted(kept)}
+                for size in range(1, most + 1)
+                for kept in combinations(self.drawn, size)
+            ]
+        if self.phase == SINK:
+            return [
+                {"type": "sink", "caravel": k}
+                for k in board.CARAVEL_SLOTS
+                if not self.sunk[seat][k - 1]
+            ]
+        # DISCARD
+        return [{"type": "discard", "cards": c} for c in _sub_multisets(self.hand[seat])]
+
+    def _apply(self, action: dict) -> None:
+        kind = action["type"]
+        if kind == "move":
+            self._move(action["card"], action["to"])
+        elif kind == "draw":
+            self._draw()
+        elif kind == "keep":
+            self._keep(action["places"])
+        elif kind == "sink":
+            self._sink(action["caravel"])
+        elif kind == "end_turn":
+            if self.hand[self.turn]:
+                self.phase = DISCARD
+            else:
+                self._finish_turn()
+        else:  # discard
+            self._discard(action["cards"])
+
+    # -- actions ------------------------------------------------------------
+    def _move(self, value: int, to: str) -> None:
+        seat = self.turn
+        self.hand[seat].remove(value)
+        self.used.append(value)
+        self.played += 1
+        self.pos[seat] = to
+        self.arrived = True
+        self.emit("move", seat=seat, card=value, to=to)
+        if to == board.CAPE_ID:
+            self._round_the_cape(seat)
+            return
+        if to in self.secret[seat]:
+            # Rule 7: a held card is revealed where the move ends.
+            self.secret[seat].remove(to)
+            self.found[seat].append(to)
+            points = board.DISCOVERIES[to][1]
+            self.emit("discover", seat=seat, place=to, points=points)
+            self._gain(seat, points)
+        colour = CUBE_AT.get(to)
+        if colour is not None:
+            self._collect(seat, colour)
+        if to == board.LISBOA_ID:
+            self._deliver(seat)
+
+    def _collect(self, seat: int, colour: str) -> None:
+        """Rule 8: one cube, one per colour, only onto a caravel afloat."""
+        afloat = not self.sunk[seat][SLOT_CARAVEL[colour] - 1]
+        if self.stock[colour] and colour not in self.cargo[seat] and afloat:
+            self.stock[colour] -= 1
+            self.cargo[seat].append(colour)
+            self.cargo[seat].sort(key=board.COLOURS.index)
+            self.emit("collect", seat=seat, colour=colour)
+
+    def _deliver(self, seat: int) -> None:
+        """Rule 10: all cubes score, green ones go to Jerónimos; sunk caravels return."""
+        cargo, repaired = self.cargo[seat], sum(self.sunk[seat])
+        if not cargo and not repaired:
+            return
+        points = sum(board.SLOT_VALUES[c] for c in cargo)
+        for colour in cargo:
+            if colour == "green":
+                self.jeronimos += 1
+            else:
+                self.stock[colour] += 1
+        self.cargo[seat] = []
+        self.sunk[seat] = [False] * 4
+        self.closed = True
+        self.emit("deliver", seat=seat, cubes=cargo, points=points, repaired=repaired)
+        self._gain(seat, points)
+        if self.jeronimos >= self.jeronimos_size and not self.end_triggered:
+            self.end_triggered = True
+            self.emit("end_triggered", seat=seat, reason="jeronimos")
+
+    def _round_the_cape(self, seat: int) -> None:
+        """Rule 9: stop, roll; a 1 sinks a caravel of the player's choice."""
+        face = board.DIE_FACES[self.rng.below(len(board.DIE_FACES))]
+        self.emit("roll", seat=seat, face=face)
+        if face == 0:
+            return
+        if sum(map(sum, self.sunk)) >= board.BLACK_DISCS:
+            # Ruling: with all six black discs in use nothing marks a wreck.
+            self.emit("no_disc", seat=seat)
+            return
+        self.phase = SINK
+
+    def _sink(self, caravel: int) -> None:
+        seat = self.turn
+        self.sunk[seat][caravel - 1] = True
+        lost = [c for c in self.cargo[seat] if SLOT_CARAVEL[c] == caravel]
+        for colour in lost:
+            self.cargo[seat].remove(colour)
+            self.stock[colour] += 1  # back to its place, green included (9.5)
+        self.emit("sink", seat=seat, caravel=caravel, cubes=lost)
+        self.phase = SAIL
+        if all(self.sunk[seat]):
+            # Rule 9.7: the whole fleet lost: back to Lisboa, repaired, turn over.
+            self.sunk[seat] = [False] * 4
+            self.pos[seat] = board.LISBOA_ID
+            self.arrived = False
+            self.closed = True
+            self.emit("wrecked", seat=seat)
+
+    def _draw(self) -> None:
+        seat = self.turn
+        self.drawn, self.pile = self.pile[:4], self.pile[4:]
+        self.drew = True
+        self.phase = KEEP
+        self.emit("draw", seat=seat, cards=len(self.drawn))
+
+    def _keep(self, places: list[str]) -> None:
+        seat = self.turn
+        self.secret[seat] = sorted(self.secret[seat] + places)
+        # The rest go to the bottom of the pile, in the order drawn (rule 7).
+        self.pile.extend(p for p in self.drawn if p not in places)
+        self.emit("keep", seat=seat, kept=len(places), returned=len(self.drawn) - len(places))
+        self.drawn = []
+        self.phase = SAIL
+
+    def _discard(self, cards: list[int]) -> None:
+        seat = self.turn
+        for value in cards:
+            self.hand[seat].remove(value)
+            self.used.append(value)
+        self.emit("discard", seat=seat, cards=cards)
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
+        seat = self.turn
+        hand = self.hand[seat]
+        hand.extend(self._deal(board.HAND_SIZE - len(hand)))
+        hand.sort()
+        self.emit("end_turn", seat=seat)
+        if seat == self.num_players - 1:
+            # Rule 11: the game ends once the player right of the first has played.
+            if self.end_triggered:
+                self.phase = OVER
+                self.emit("game_over", scores=self.final_scores())
+                return
+            self.round += 1
+        self.turn = (seat + 1) % self.num_players
+        self._start_turn()
+
+    # -- scoring ------------------------------------------------------------
+    def final_scores(self) -> list[int]:
+        """Rule 11: +2 per cube carried away from Lisboa, -2 per card not discovered."""
+        scores = []
+        for seat in range(self.num_players):
+            s = self.score[seat] - 2 * len(self.secret[seat])
+            if self.pos[seat] != board.LISBOA_ID:
+                s += 2 * len(self.cargo[seat])
+            scores.append(s)
+        return scores
+
+    def _scores(self) -> list[int]:
+        return self.final_scores()
+
+    def result(self) -> dict:
+        """Final scores; ties go to most discoveries, then most green ones (rule 11)."""
+        if not self.is_over():
+            raise ValueError("the game is not over")
+        scores = self.final_scores()
+        keys = [
+            (
+                scores[s],
+                len(self.found[s]),
+                sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.found[s]),
+            )
+            for s in range(self.num_players)
+        ]
+        return {"scores": scores, "ranks": ranks_from_keys(keys)}
+
+    # -- what a seat may know ------------------------------------------------
+    def view(self, seat: int) -> dict:
+        n = self.num_players
+        used = [0] * (max(board.MOVEMENT_DECK) + 1)
+        for value in self.used:
+            used[value] += 1
+        return {
+            "seat": seat,
+            "players": n,
+            "turn": self.turn,
+            "round": self.round,
+            "phase": self.phase,
+            "fleets": list(self.pos),
+            "scores": list(self.score),
+            "discovered": [list(f) for f in self.found],
+            "cargo": [list(c) for c in self.cargo],
+            "sunk": [[k for k in board.CARAVEL_SLOTS if self.sunk[s][k - 1]] for s in range(n)],
+            "cubes": dict(self.stock),
+            "jeronimos": self.jeronimos,
+            "jeronimos_size": self.jeronimos_size,
+            "cards_played": self.played if self.phase != OVER else 0,
+            "turn_closed": self.closed,
+            "end_triggered": self.end_triggered,
+            "movement": list(self.hand[seat]),
+            "movement_counts": [len(h) for h in self.hand],
+            "movement_deck": len(self.deck),
+            "movement_used": {str(v): used[v] for v in board.MOVEMENT_DECK},
+            "discovery_cards": list(self.secret[seat]),
+            "discovery_counts": [self._colour_counts(s) for s in range(n)],
+            "discovery_pile": len(self.pile),
+            "drawn": list(self.drawn) if seat == self.turn else [],
+            "drawn_count": len(self.drawn),
+            "events": self.events_since_last_decision(seat),
+        }
+
+    def _colour_counts(self, seat: int) -> dict[str, int]:
+        green = sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.secret[seat])
+        return {"green": green, "yellow": len(self.secret[seat]) - green}
+
+    def hidden_variant(self, seat: int, seed: int) -> CaravelasState:
+        """Resample other hands, the drawn cards of others, both piles' order and the rng."""
+        other = copy.deepcopy(self)
+        other.rng = Rng(seed)
+        shuffler = Rng(seed ^ 0x5EED)
+        others = [s for s in range(self.num_players) if s != seat]
+
+        pool = list(other.deck)
+        for s in others:
+            pool.extend(other.hand[s])
+        shuffler.shuffle(pool)
+        for s in others:
+            size = len(other.hand[s])
+            other.hand[s], pool = sorted(pool[:size]), pool[size:]
+        other.deck = pool
+
+        # Discovery cards show their colour (green or yellow) on the back.
+        by_colour: dict[str, list[str]] = {board.GREEN: [], board.YELLOW: []}
+        loose = list(other.pile)
+        if other.turn != seat:
+            loose.extend(other.drawn)
+        for s in others:
+            for place in other.secret[s]:
+                by_colour[board.DISCOVERIES[place][0]].append(place)
+        for cards in by_colour.values():
+            shuffler.shuffle(cards)
+        for s in others:
+            counts = self._colour_counts(s)
+            mine = []
+            for colour in (board.GREEN, board.YELLOW):
+                take = counts[colour]
+                mine += by_colour[colour][:take]
+                by_colour[colour] = by_colour[colour][take:]
+            other.secret[s] = sorted(mine)
+        loose += by_colour[board.GREEN] + by_colour[board.YELLOW]
+        shuffler.shuffle(loose)
+        if other.turn != seat:
+            other.drawn, loose = loose[: len(other.drawn)], loose[len(other.drawn) :]
+        other.pile = loose
+        other._legal_cache = None
+        return other
