@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import get_game
 from tests.unit.meuterer.helpers import (
     PASS,
     character,
@@ -282,3 +283,46 @@ def test_the_game_ends_after_the_last_round_with_shared_ranks(players, last_roun
         "scores": [5, 5, 5, 1][:players],
         "ranks": [1, 1, 1, 4][:players],
     }
+
+
+def test_sales_score_at_every_island_active_during_the_offer():
+    # Ship at Eisfelsen (ruby, 6/4/3) with Hochland (4/3/2) still active from
+    # the last voyage. Seat 1 sells ruby at 4 alone; seats 0 and 3 tie at 0.
+    hands = ["wine wine grain", "ruby salt", "grain", "ruby ruby wine"]
+    state = run(
+        position(hands=hands, ship=4, active=[0, 4]),
+        [
+            (0, promise(0)),
+            (0, play("wine", 0)),
+            (1, play("ruby", 4)),
+            (2, PASS),
+            (2, character("merchant")),
+            (3, play("wine", 0)),
+            (0, PASS),  # 2 cards reserved: Kalte Klippe, navigation 4
+            (1, PASS),
+            (1, character("stevedore")),
+            (3, PASS),
+            (3, character("cabin_boy")),
+        ],
+    )
+    sales = [e for e in state.log if e["event"] == "score" and e["reason"] != "role"]
+    assert sales == [
+        {"event": "score", "seat": 0, "points": 3, "reason": "island 0"},
+        {"event": "score", "seat": 3, "points": 3, "reason": "island 0"},
+        {"event": "score", "seat": 1, "points": 6, "reason": "island 4"},
+    ]
+    assert state.scores == [7, 6, 0, 3]
+    # The ship leaves Eisfelsen for Kalte Klippe; Hochland turns inactive.
+    assert state.ship == 6 and state.active == [4, 6]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_first_captain_is_drawn_at_random_and_promises_first(players):
+    captains = set()
+    for seed in range(30):
+        state = get_game("meuterer").new_game(players, seed=seed)
+        assert state.current_player() == state.captain
+        assert state.view(0)["phase"] == "promise"
+        assert state.view(0)["hand_sizes"] == [5] * players
+        captains.add(state.captain)
+    assert captains == set(range(players))
