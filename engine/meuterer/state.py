@@ -292,7 +292,9 @@ class MeutererState(State):
         for card in self.table:
             self.discards.append(card["card"])
         self.table = []
-        self.reserved = [None] * self.num_players  # reserved cards go back to hand
+        # Reserved cards go back to hand: nobody has passed in the coming round.
+        self.reserved = [None] * self.num_players
+        self.passed = [False] * self.num_players
         if self.round == self.rounds:
             self.phase = OVER
             self.emit("game_over", scores=list(self.scores))

@@ -37,6 +37,8 @@ def test_the_stevedore_draws_three_extra_and_chooses_what_to_discard():
     # Refill runs 0, 1 (stevedore, pauses), then 2 and 3 after his discard.
     assert state.phase == "discard" and state.current_player() == 1
     assert state.view(0)["hand_sizes"] == [5, 8, 4, 5]
+    # Reserved cards are back in hand: no seat counts as passed any more.
+    assert state.view(0)["reserved"] == [None] * 4 and state.view(0)["passed"] == [False] * 4
     assert state.view(1)["hand"] == [
         "ruby",
         "ruby",
