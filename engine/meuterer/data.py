@@ -65,3 +65,8 @@ def buys(island: int, card: str) -> bool:
     """Whether `island` accepts `card` for sale (never a conflict card)."""
     wanted = ISLANDS[island].buys
     return card != CONFLICT and wanted in (ANY, card)
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    """Cards in the canonical order of `CARDS`."""
+    return sorted(cards, key=CARD_RANK.__getitem__)

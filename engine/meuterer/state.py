@@ -23,6 +23,7 @@ from engine.meuterer.data import (
     START_ISLAND,
     STEVEDORE_EXTRA,
     buys,
+    sort_cards,
 )
 
 PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
@@ -33,11 +34,6 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
     "discard",
     "over",
 )
-
-
-def sort_cards(cards: list[str]) -> list[str]:
-    """Cards in the canonical order of `data.CARDS`."""
-    return sorted(cards, key=CARD_RANK.__getitem__)
 
 
 class MeutererState(State):
@@ -139,8 +135,8 @@ class MeutererState(State):
             return [{"type": "mutiny", "conflicts": k} for k in range(held + 1)]
         if self.phase == DISCARD:
             extra = len(self.hands[seat]) - HAND_SIZE
-            options = sorted(set(itertools.combinations(sort_cards(self.hands[seat]), extra)))
-            options.sort(key=lambda cards: [CARD_RANK[c] for c in cards])
+            choices = set(itertools.combinations(sort_cards(self.hands[seat]), extra))
+            options = sorted(choices, key=lambda cards: [CARD_RANK[c] for c in cards])
             return [{"type": "discard", "cards": list(cards)} for cards in options]
         return []
 

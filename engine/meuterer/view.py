@@ -11,7 +11,7 @@ import copy
 from typing import TYPE_CHECKING
 
 from engine.core import Rng
-from engine.meuterer.data import CARDS, CHARACTERS, ISLANDS
+from engine.meuterer.data import CARDS, CHARACTERS, ISLANDS, sort_cards
 
 if TYPE_CHECKING:
     from engine.meuterer.state import MeutererState
@@ -44,7 +44,7 @@ def build(state: MeutererState, seat: int) -> dict:
         "promise": state.pay,
         "ship": state.ship,
         "islands": [{**facts, "active": i in active} for i, facts in enumerate(_ISLAND_FACTS)],
-        "hand": _sorted(state.hands[seat]),
+        "hand": sort_cards(state.hands[seat]),
         "hand_sizes": [len(hand) for hand in state.hands],
         "passed": list(state.passed),
         "reserved": list(state.reserved),
@@ -61,10 +61,6 @@ def build(state: MeutererState, seat: int) -> dict:
         "discards": {card: state.discards.count(card) for card in CARDS},
         "events": state.events_since_last_decision(seat),
     }
-
-
-def _sorted(cards: list[str]) -> list[str]:
-    return sorted(cards, key=CARDS.index)
 
 
 def hidden_variant(state: MeutererState, seat: int, seed: int) -> MeutererState:
