@@ -138,6 +138,8 @@ def bwrap_command(rt: Runtime, sdk: str, bot_dir: str, limits: Limits) -> list[s
         "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp",
         "--ro-bind", sdk, f"/sdk/{SDK_NAME}",
         "--ro-bind", bot_dir, "/bot",
+        # The root is bwrap's own tmpfs: read-only too, so /tmp is the only writable place.
+        "--remount-ro", "/",
         "--chdir", "/tmp",
         "--", rt.python, "-I", "-S", "-B", f"/sdk/{SDK_NAME}", "/bot",
     ]  # fmt: skip
@@ -171,6 +173,7 @@ class BotProcess:
         self._out = bytearray()
         self._strays: list[int] = []
         self._pauses = 0
+        self._sandboxed = rt.bwrap is not None
         if rt.bwrap is None:
             command = [rt.python, "-I", "-S", "-B", sdk, bot_dir]
             env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
@@ -338,9 +341,18 @@ class BotProcess:
     def kill(self) -> None:
         """Kill every process of this sandbox and reap bwrap; safe to call twice."""
         if self.proc.returncode is None:
-            for pid in self._tree():
+            tree = self._tree()
+            # Kill everything below the outer bwrap and let it reap the namespace's
+            # init: init only finishes dying once every process of its namespace
+            # is gone, so when bwrap exits the sandbox is empty.
+            for pid in tree[1:] if self._sandboxed else tree:
                 _signal(pid, signal.SIGKILL)
-            self.proc.wait()
+            _signal(self.proc.pid, signal.SIGCONT)
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
         self._drain_stderr()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):

@@ -1,0 +1,85 @@
+"""Fixtures for integration tests that run real bots in the real sandbox."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import engine
+
+HOSTILE = Path(__file__).parent / "hostile"
+
+
+def pytest_collection_modifyitems(items):
+    """Integration tests need bwrap; `make test` installs it, so only a bare pytest skips."""
+    if shutil.which("bwrap"):
+        return
+    skip = pytest.mark.skip(reason="bwrap is not installed (`make test` installs bubblewrap)")
+    for item in items:
+        if "integration" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def game() -> str:
+    """A registered game to play hostile matches in (the quickest one we have)."""
+    names = engine.game_names()
+    for preferred in ("meuterer", "caravelas", "manila"):
+        if preferred in names:
+            return preferred
+    pytest.skip("no game is registered yet")
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """Write a hostile bot from tests/integration/hostile/, filling its @@NAME@@ holes."""
+
+    def make(name: str, **holes: str) -> str:
+        text = (HOSTILE / f"{name}.py").read_text()
+        for key, value in holes.items():
+            text = text.replace(f"@@{key}@@", value)
+        assert "@@" not in text, f"unfilled hole in hostile bot {name}"
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        return str(path)
+
+    return make
+
+
+def live_processes_with(marker: str) -> list[int]:
+    """Pids of live (not zombie) processes whose command line contains `marker`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z" and int(entry) != os.getpid():
+            found.append(int(entry))
+    return found
+
+
+def sandbox_processes() -> list[int]:
+    """Live processes (pid, state, command) running as one of this test process's sandbox uids."""
+    from workers.match import seat_uid
+
+    uids = {seat_uid(seat) for seat in range(16)} - {None}
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        uid = int(status.split("\nUid:", 1)[1].split()[0])
+        state = status.split("\nState:", 1)[1].split()[0]
+        if uid in uids and state != "Z":
+            found.append((int(entry), state, Path(f"/proc/{entry}/cmdline").read_bytes()[:80]))
+    return found
