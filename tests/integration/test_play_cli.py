@@ -1,0 +1,90 @@
+"""`ladder play` end to end: the real command, the real sandbox, the fixed `--json` line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+
+pytestmark = pytest.mark.integration
+
+LADDER = str(Path(sys.executable).parent / "ladder")
+HOSTILE = Path(__file__).parent / "hostile"
+
+
+def ladder(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([LADDER, *args], capture_output=True, text=True, timeout=120)
+
+
+def randoms(game: str) -> list[str]:
+    return [f"{game}/random"] * engine.get_game(game).min_players
+
+
+def test_json_lines_are_the_fixed_shape_deterministic_and_replayable(game):
+    done = ladder("play", game, *randoms(game), "--seed", "5", "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2
+    matches = [json.loads(line) for line in lines]
+    for seed, match in zip((5, 6), matches, strict=True):
+        assert set(match) == {"seed", "ranks", "scores", "statuses", "replay"}
+        assert match["seed"] == seed
+        assert match["statuses"] == ["ok"] * len(match["ranks"])
+        assert engine.replay(match["replay"]).result()["scores"] == match["scores"]
+    again = ladder(
+        "play", game, *randoms(game), "--seed", "5", "--games", "2", "--json", "--jobs", "2"
+    )
+    assert [without_timings(line) for line in again.stdout.splitlines()] == [
+        without_timings(line) for line in lines
+    ]
+
+
+def without_timings(line: str) -> dict:
+    """A --json line minus its wall-clock timings, the only part that may differ run to run."""
+    match = json.loads(line)
+    del match["replay"]["decision_ms"]
+    return match
+
+
+def test_replay_file_and_replay_directory(game, tmp_path):
+    one = tmp_path / "one.json"
+    assert ladder("play", game, *randoms(game), "--replay", str(one)).returncode == 0
+    record = json.loads(one.read_text())
+    assert record["game"] == game and record["seed"] == 1
+    engine.replay(record)
+    many = tmp_path / "many"
+    done = ladder(
+        "play", game, *randoms(game), "--games", "2", "--seed", "8", "--replay", str(many)
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in many.iterdir()) == ["seed-8.json", "seed-9.json"]
+
+
+def test_results_table_counts_faults_per_bot(game):
+    bad = str(HOSTILE / "illegal_action.py")
+    seats = [bad, *randoms(game)[1:]]
+    done = ladder("play", game, *seats, "--games", "2")
+    assert done.returncode == 0, done.stderr
+    assert "illegal 2" in done.stdout
+    assert f"{game}/random" in done.stdout
+    assert "mean rank" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["chess", "a/random", "b/random"], "unknown game 'chess'"),
+        (["{game}", "{game}/random"], "takes"),
+        (["{game}", "no/such", "no/such", "no/such"], "no bot 'no/such'"),
+        (["{game}", "{game}/random"] * 1 + ["--games", "0"], "--games"),
+    ],
+)
+def test_bad_arguments_get_a_clear_error(game, args, message):
+    done = ladder("play", *(arg.format(game=game) for arg in args))
+    assert done.returncode == 2
+    assert message in done.stderr

@@ -1,0 +1,116 @@
+"""The sandbox itself: pausing, start-up failures, the unsafe development mode."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import sandbox_processes
+from workers import protocol
+from workers.limits import Limits
+from workers.match import run_match, seat_uid
+from workers.sandbox import BotFault, BotProcess, SandboxUnavailable, runtime
+from workers.staging import Staging, resolve
+
+pytestmark = pytest.mark.integration
+
+HOSTILE = Path(__file__).parent / "hostile"
+START = protocol.start("test", 0, 2, {}, Limits().wire())
+
+
+def cpu_seconds(uid: int) -> float:
+    """User + system CPU seconds of every live process running as `uid`."""
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(status.split("\nUid:", 1)[1].split()[0]) == uid:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / 100
+
+
+@pytest.mark.skipif(seat_uid(0) is None, reason="needs root: sandbox uids are counted")
+def test_a_paused_bot_burns_no_cpu_even_in_threads_and_escaped_children():
+    rt = runtime()
+    uid = seat_uid(0)
+    with Staging() as staging:
+        bot = BotProcess(
+            rt, staging.sdk, staging.add(0, resolve(str(HOSTILE / "busy_background.py")), uid),
+            Limits(), uid,
+        )  # fmt: skip
+        try:
+            bot.send(START)
+            protocol.ready(bot.read_line(5))
+            bot.pause()  # the first pause walks the whole tree
+            time.sleep(0.1)
+            before = cpu_seconds(uid)
+            time.sleep(0.5)
+            paused = cpu_seconds(uid) - before
+            bot.resume()
+            time.sleep(0.5)
+            running = cpu_seconds(uid) - before - paused
+        finally:
+            bot.kill()
+    assert paused < 0.05
+    assert running > 0.2  # the same measure sees the spinning when it is let run
+    assert sandbox_processes() == []
+
+
+def test_a_bot_that_cannot_load_crashes_at_start_with_its_reason_in_stderr(tmp_path, game):
+    broken = tmp_path / "bot.py"
+    broken.write_text("import no_such_module_here\n")
+    import engine
+
+    players = engine.get_game(game).min_players
+    out = run_match(game, [str(broken)] + [f"{game}/random"] * (players - 1), seed=3)
+    assert out["statuses"][0] == "crash"
+    assert "could not be loaded" in out["errors"][0]
+    assert "no_such_module_here" in out["stderr"][0]
+    assert out["statuses"][1:] == ["ok"] * (players - 1)
+
+
+def test_timeout_when_not_ready_within_init_ms(tmp_path, game):
+    slow = tmp_path / "bot.py"
+    slow.write_text("import time\ntime.sleep(30)\ndef act(view, legal):\n    return legal[0]\n")
+    import engine
+
+    players = engine.get_game(game).min_players
+    out = run_match(
+        game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=Limits(init_ms=300)
+    )
+    assert out["statuses"][0] == "timeout"
+    assert "init_ms=300" in out["errors"][0]
+
+
+def test_read_line_times_out_and_kill_is_idempotent():
+    rt = runtime()
+    with Staging() as staging:
+        bot_dir = staging.add(0, resolve(str(HOSTILE / "sleep_forever.py")), seat_uid(0))
+        bot = BotProcess(rt, staging.sdk, bot_dir, Limits(), seat_uid(0))
+        try:
+            with pytest.raises(BotFault) as fault:
+                bot.read_line(0.2)  # it is never sent `start`, so it never answers
+            assert fault.value.status == "timeout"
+        finally:
+            bot.kill()
+            bot.kill()
+    assert bot.proc.returncode is not None
+
+
+def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys, monkeypatch):
+    import engine
+
+    monkeypatch.setattr("workers.sandbox.shutil.which", lambda name: None)
+    players = engine.get_game(game).min_players
+    with pytest.raises(SandboxUnavailable, match="refusing to run bots"):
+        run_match(game, [f"{game}/random"] * players, seed=5)
+    out = run_match(game, [f"{game}/random"] * players, seed=5, unsafe=True)
+    assert out["statuses"] == ["ok"] * players
+    assert "WITHOUT a sandbox" in capsys.readouterr().err
