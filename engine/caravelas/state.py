@@ -355,9 +355,20 @@ class CaravelasState(State):
         green = sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.secret[seat])
         return {"green": green, "yellow": len(self.secret[seat]) - green}
 
+    def _copy(self) -> CaravelasState:
+        """An independent copy; logged events are never mutated, so they are shared."""
+        other = copy.copy(self)
+        for name in ("pos", "score", "used", "deck", "pile", "drawn", "history", "log", "_seen"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("found", "cargo", "sunk", "hand", "secret"):
+            setattr(other, name, [list(x) for x in getattr(self, name)])
+        other.stock = dict(self.stock)
+        other.options = dict(self.options)
+        return other
+
     def hidden_variant(self, seat: int, seed: int) -> CaravelasState:
         """Resample other hands, the drawn cards of others, both piles' order and the rng."""
-        other = copy.deepcopy(self)
+        other = self._copy()
         other.rng = Rng(seed)
         shuffler = Rng(seed ^ 0x5EED)
         others = [s for s in range(self.num_players) if s != seat]
