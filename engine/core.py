@@ -147,8 +147,8 @@ class State:
         self._apply(action)
 
     def events_since_last_decision(self, seat: int) -> list[dict]:
-        """Public events logged since `seat` last acted (all of them before that)."""
-        return self.log[self._seen[seat] :]
+        """Public events logged since `seat` last acted (copies: a view never aliases the log)."""
+        return [dict(e) for e in self.log[self._seen[seat] :]]
 
     def emit(self, kind: str, **fields: Any) -> None:
         """Log one public event."""

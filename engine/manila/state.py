@@ -555,7 +555,7 @@ class ManilaState(State):
             "passed": list(self.passed),
             "rolls": self.rolls,
             "dice": dict(self.dice),
-            "events": [dict(e) for e in self.events_since_last_decision(seat)],
+            "events": self.events_since_last_decision(seat),
         }
 
     def hidden_variant(self, seat: int, seed: int) -> ManilaState:
