@@ -1,0 +1,490 @@
+"""Caravelas rules, table by table: a position, an action, the expected outcome.
+
+Positions are built by starting a real game and setting the seat on move's
+fleet, cards and cargo; everything after that goes through `apply`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import IllegalAction
+from engine.caravelas import board
+from engine.caravelas.routes import DESTINATIONS
+from engine.caravelas.state import CaravelasState
+from engine.core import Rng
+
+CAPE = board.CAPE_ID
+END = {"type": "end_turn"}
+
+
+def position(n=2, *, at="lisboa", hand=(1, 2, 3, 4), secret=None, cargo=(), sunk=(), **fields):
+    """A game with seat 0 on move at `at`, holding these cards and this cargo."""
+    state = CaravelasState(n, seed=11)
+    state.pos[0] = at
+    state.hand[0] = sorted(hand)
+    if secret is not None:
+        # Keep every discovery card in exactly one place: some seat's hand or the pile.
+        free = sorted((set(state.pile) | set(state.secret[0])) - set(secret))
+        for seat in range(1, n):
+            state.secret[seat] = [p for p in state.secret[seat] if p not in secret]
+            free = [p for p in free if p not in state.secret[seat]]
+            while len(state.secret[seat]) < 4:
+                state.secret[seat].append(free.pop())
+            state.secret[seat].sort()
+        state.secret[0] = sorted(secret)
+        state.pile = free
+    state.cargo[0] = list(cargo)
+    for colour in cargo:
+        state.stock[colour] -= 1
+    for k in sunk:
+        state.sunk[0][k - 1] = True
+    for name, value in fields.items():
+        setattr(state, name, value)
+    state._legal_cache = None
+    return state
+
+
+def move(card, to):
+    return {"type": "move", "card": card, "to": to}
+
+
+def die_showing(face):
+    """An Rng whose first roll of the house die shows `face`."""
+    for seed in range(1000):
+        if board.DIE_FACES[Rng(seed).below(len(board.DIE_FACES))] == face:
+            return Rng(seed)
+    raise AssertionError("no seed found")
+
+
+def events(state, kind):
+    return [e for e in state.log if e["event"] == kind]
+
+
+# -- setup -------------------------------------------------------------------
+@pytest.mark.parametrize(("n", "green"), [(2, 3), (3, 4), (4, 5)])
+def test_setup(n, green):
+    """Rules 4 and 12: the table at the start."""
+    state = CaravelasState(n, seed=3)
+    assert state.pos == ["lisboa"] * n
+    assert state.stock == {**dict.fromkeys(board.COLOURS, 4), "green": green}
+    assert state.jeronimos_size == green
+    assert all(len(h) == 4 for h in state.hand)
+    assert len(state.deck) == 48 - 4 * n
+    for seat in range(n):
+        assert state._colour_counts(seat) == {"green": 2, "yellow": 2}
+    cards = state.pile + [p for s in state.secret for p in s]
+    assert sorted(cards) == sorted(board.DISCOVERIES)
+    assert state.current_player() == 0
+
+
+# -- movement (rules 6.1-6.5) ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("start", "card", "expected"),
+    [
+        # The Canary current arrow skips both dashed circles: Bojador in one move.
+        ("lisboa", 1, {"mar_dos_acores", "mar_de_portugal", "cabo_bojador"}),
+        # Exact count: two moves, and never back through Lisboa (fig. 1).
+        ("lisboa", 2, {"acores", "madeira", "mar_das_canarias", "rio_do_ouro"}),
+        # Against the arrow every circle costs a move.
+        ("cabo_bojador", 1, {"mar_das_canarias", "rio_do_ouro"}),
+        ("acores", 1, {"lisboa", "madeira", "mar_dos_acores", "mar_dos_sargacos"}),
+        # Ormuz is a dead end: a card may not double back through the same circle.
+        ("golfo_de_oma", 3, {"cabo_guardafui", "goa", "moncao_nordeste_2"}),
+        # The Cape stops the fleet with moves left; nothing beyond it is reached.
+        ("mar_do_cabo", 4, {CAPE, "abrolhos", "ascensao", "costa_de_angola"}),
+        ("melinde", 1, {"calecute", "costa_dos_somalis", "mombaca", "moncao_sudoeste_1"}),
+        ("calecute", 1, {"angediva", "cochim", "moncao_sudoeste_3"}),
+    ],
+)
+def test_destinations(start, card, expected):
+    assert set(DESTINATIONS[start][card]) == expected
+
+
+@pytest.mark.parametrize(
+    ("start", "card", "absent"),
+    [
+        ("cabo_da_volta", 3, "angra_de_sao_bras"),  # would pass the Cape
+        ("cabo_da_volta", 5, "rio_do_infante"),
+        ("calecute", 1, "melinde"),  # the monsoon arrow runs the other way
+        ("lisboa", 3, "lisboa"),  # fig. 1: not back through the start
+    ],
+)
+def test_destinations_exclude(start, card, absent):
+    assert absent not in DESTINATIONS[start][card]
+
+
+def test_legal_moves_list_each_card_value_and_destination_once():
+    state = position(at="lisboa", hand=(2, 2, 3, 3))
+    legal = state.legal_actions()
+    moves = [a for a in legal if a["type"] == "move"]
+    expected = [move(v, to) for v in (2, 3) for to in DESTINATIONS["lisboa"][v]]
+    assert moves == expected
+    assert legal[-1] == END
+
+
+def test_a_move_spends_the_card_and_several_fleets_share_a_circle():
+    state = position(at="lisboa", hand=(1, 2, 3, 4))
+    state.pos[1] = "madeira"
+    state.apply(move(2, "madeira"))
+    assert state.pos == ["madeira", "madeira"]
+    assert state.hand[0] == [1, 3, 4]
+    assert state.used[-1] == 2
+    assert state.played == 1
+
+
+def test_the_next_card_may_pass_the_same_circles_again():
+    state = position(at="lisboa", hand=(1, 1, 5, 5), secret=["guine"])
+    state.apply(move(1, "mar_de_portugal"))
+    assert move(1, "lisboa") in state.legal_actions()
+
+
+def test_at_most_four_cards_and_then_only_end_turn():
+    state = position(at="lisboa", hand=(1, 1, 1, 1), secret=["guine", "mina", "congo", "goa"])
+    for to in ("mar_de_portugal", "madeira", "mar_das_canarias", "cabo_bojador"):
+        state.apply(move(1, to))
+    assert state.legal_actions() == [END]
+
+
+# -- discovering (rule 7) --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("secret", "start", "card", "to", "score", "found"),
+    [
+        (["guine"], "rio_de_sanaga", 1, "guine", 1, ["guine"]),  # fig. 2: 1 point
+        (["ormuz"], "golfo_de_oma", 1, "ormuz", 6, ["ormuz"]),
+        ([], "rio_de_sanaga", 1, "guine", 0, []),  # no card, no discovery
+        (["guine"], "rio_de_sanaga", 2, "serra_leoa", 0, []),  # passing is not stopping
+        (["guine", "serra_leoa"], "rio_de_sanaga", 2, "serra_leoa", 1, ["serra_leoa"]),
+    ],
+)
+def test_discovering(secret, start, card, to, score, found):
+    state = position(at=start, hand=(1, 2, 3, 4), secret=secret)
+    state.apply(move(card, to))
+    assert state.score[0] == score
+    assert state.found[0] == found
+    assert state.secret[0] == sorted(set(secret) - set(found))
+    assert [e["place"] for e in events(state, "discover")] == found
+
+
+# -- collecting cubes (rule 8) ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("cargo", "sunk", "stock", "cargo_after", "stock_after"),
+    [
+        ((), (), 4, ["red"], 3),
+        (("red",), (), 3, ["red"], 3),  # one cube of each colour only
+        ((), (1,), 4, [], 4),  # the red slot's caravel is sunk
+        ((), (2,), 4, ["red"], 3),  # another caravel sunk does not matter
+        ((), (), 0, [], 0),  # no cubes left there
+        (("black",), (), 4, ["red", "black"], 3),
+    ],
+)
+def test_collecting(cargo, sunk, stock, cargo_after, stock_after):
+    state = position(at="rio_de_sanaga", secret=[], cargo=cargo, sunk=sunk)
+    state.stock["red"] = stock
+    state.apply(move(1, "guine"))
+    assert state.cargo[0] == cargo_after
+    assert state.stock["red"] == stock_after
+
+
+# -- delivering at Lisboa (rule 10) ------------------------------------------------
+@pytest.mark.parametrize(
+    ("cargo", "sunk", "points", "jeronimos", "ends_turn"),
+    [
+        (("yellow", "blue", "white", "green"), (3,), 28, 1, True),  # fig. 5: 5+6+7+10
+        (("red", "brown"), (), 7, 0, True),
+        ((), (3,), 0, 0, True),  # repairing alone ends the turn
+        ((), (), 0, 0, False),  # nothing to do: sail on
+    ],
+)
+def test_delivering(cargo, sunk, points, jeronimos, ends_turn):
+    full = ["cochim", "congo", "goa", "mina"]
+    state = position(at="mar_de_portugal", hand=(1, 2, 3, 4), secret=full, cargo=cargo, sunk=sunk)
+    stock_before = dict(state.stock)
+    state.apply(move(1, "lisboa"))
+    assert state.score[0] == points
+    assert state.cargo[0] == []
+    assert state.sunk[0] == [False] * 4
+    assert state.jeronimos == jeronimos
+    for colour in cargo:
+        returned = 0 if colour == "green" else 1
+        assert state.stock[colour] == stock_before[colour] + returned
+    assert (state.legal_actions() == [END]) is ends_turn
+
+
+def test_passing_through_lisboa_delivers_nothing():
+    state = position(at="mar_de_portugal", hand=(2, 2, 3, 4), cargo=("red",), secret=[])
+    state.apply(move(2, "mar_dos_acores"))
+    assert state.cargo[0] == ["red"] and state.score[0] == 0
+
+
+# -- drawing discovery cards (rule 7) ----------------------------------------------
+@pytest.mark.parametrize(
+    ("start", "to", "secret", "pile", "can_draw", "keep_options"),
+    [
+        ("mar_de_portugal", "lisboa", ["goa", "mina", "congo"], None, True, 4),
+        ("mar_de_portugal", "lisboa", ["goa"], None, True, 4 + 6 + 4),
+        ("angediva", "calecute", [], None, True, 15),
+        ("angediva", "calecute", ["goa", "mina", "congo", "ormuz"], None, False, 0),
+        ("mar_de_portugal", "madeira", [], None, False, 0),
+        ("angediva", "calecute", [], ["ceilao", "natal"], True, 3),  # a short pile
+        ("angediva", "calecute", [], [], False, 0),  # an empty pile
+    ],
+)
+def test_drawing(start, to, secret, pile, can_draw, keep_options):
+    state = position(at=start, secret=secret)
+    if pile is not None:
+        state.pile = pile
+    state.apply(move(1, to))
+    assert ({"type": "draw"} in state.legal_actions()) is can_draw
+    if can_draw:
+        state.apply({"type": "draw"})
+        keeps = state.legal_actions()
+        assert len(keeps) == keep_options
+        assert all(a["type"] == "keep" and a["places"] for a in keeps)
+
+
+def test_kept_cards_join_the_hand_and_the_rest_go_under_the_pile():
+    state = position(at="angediva", secret=["goa"])
+    state.pile = ["ceilao", "natal", "mina", "congo", "ormuz"]
+    state.apply(move(1, "calecute"))
+    state.apply({"type": "draw"})
+    assert state.drawn == ["ceilao", "natal", "mina", "congo"]
+    assert state.view(1)["drawn"] == [] and state.view(1)["drawn_count"] == 4
+    state.apply({"type": "keep", "places": ["congo", "natal"]})
+    assert state.secret[0] == ["congo", "goa", "natal"]
+    assert state.pile == ["ormuz", "ceilao", "mina"]
+    assert events(state, "keep")[-1] == {"event": "keep", "seat": 0, "kept": 2, "returned": 2}
+
+
+def test_drawing_only_once_per_turn_and_right_after_stopping():
+    state = position(at="angediva", hand=(1, 1, 1, 2), secret=[])
+    state.apply(move(1, "calecute"))
+    state.apply({"type": "draw"})
+    state.apply({"type": "keep", "places": sorted(state.drawn)[:1]})
+    state.apply(move(1, "angediva"))
+    state.apply(move(1, "calecute"))
+    assert {"type": "draw"} not in state.legal_actions()
+
+
+def test_moving_on_gives_up_the_draw():
+    state = position(at="angediva", hand=(1, 1, 1, 2), secret=[])
+    state.apply(move(1, "calecute"))
+    state.apply(move(1, "cochim"))
+    assert {"type": "draw"} not in state.legal_actions()
+
+
+def test_a_delivery_ends_the_turn_but_the_draw_at_lisboa_remains():
+    state = position(at="mar_de_portugal", secret=["goa"], cargo=("red",))
+    state.apply(move(1, "lisboa"))
+    assert state.legal_actions() == [{"type": "draw"}, END]
+
+
+# -- the Cape of Good Hope (rule 9) ------------------------------------------------
+def test_the_cape_stops_the_fleet_and_a_zero_does_nothing():
+    state = position(at="cabo_da_volta", hand=(1, 3, 4, 5), secret=[], rng=die_showing(0))
+    state.apply(move(3, CAPE))
+    assert state.pos[0] == CAPE and state.hand[0] == [1, 4, 5]
+    assert events(state, "roll")[-1]["face"] == 0
+    # Rule 9.6: after the roll the player goes on with the remaining cards.
+    assert move(1, "angra_de_sao_bras") in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("cargo", "sunk", "choice", "cargo_after", "options"),
+    [
+        (("red", "black", "blue"), (), 1, ["blue"], [1, 2, 3, 4]),  # fig. 4
+        (("red", "green"), (2,), 4, ["red"], [1, 3, 4]),
+    ],
+)
+def test_a_one_sinks_a_caravel_of_the_players_choice(cargo, sunk, choice, cargo_after, options):
+    state = position(at="cabo_da_volta", secret=[], cargo=cargo, sunk=sunk, rng=die_showing(1))
+    stock_before = dict(state.stock)
+    state.apply(move(1, CAPE))
+    legal = state.legal_actions()
+    assert legal == [{"type": "sink", "caravel": k} for k in options]
+    state.apply({"type": "sink", "caravel": choice})
+    assert state.cargo[0] == cargo_after
+    for colour in set(cargo) - set(cargo_after):
+        assert state.stock[colour] == stock_before[colour] + 1  # back to its place
+    assert state.sunk[0][choice - 1]
+    assert any(a["type"] == "move" for a in state.legal_actions())
+
+
+def test_a_sunk_slot_cannot_collect_until_repaired():
+    state = position(at="rio_de_sanaga", secret=[], sunk=(1,))
+    state.apply(move(1, "guine"))
+    assert state.cargo[0] == []
+
+
+def test_losing_the_fourth_caravel_sends_the_fleet_home_and_ends_the_turn():
+    state = position(at="cabo_da_volta", secret=[], sunk=(1, 2, 3), rng=die_showing(1))
+    state.apply(move(1, CAPE))
+    assert state.legal_actions() == [{"type": "sink", "caravel": 4}]
+    state.apply({"type": "sink", "caravel": 4})
+    assert state.pos[0] == "lisboa"
+    assert state.sunk[0] == [False] * 4
+    assert state.legal_actions() == [END]  # no draw: the fleet did not sail there
+
+
+def test_with_no_black_disc_left_a_one_sinks_nothing():
+    # Ruling: the six black discs are the limit of wrecks on the table.
+    state = position(3, at="cabo_da_volta", secret=[], rng=die_showing(1))
+    state.sunk[1] = [True, True, True, False]
+    state.sunk[2] = [True, True, True, False]
+    state.apply(move(1, CAPE))
+    assert state.phase == "sail" and state.sunk[0] == [False] * 4
+    assert events(state, "no_disc")
+
+
+# -- ending a turn (rules 5 and 4) -------------------------------------------------
+def test_unplayed_cards_may_be_kept_or_discarded_then_the_hand_refills():
+    state = position(at="lisboa", hand=(2, 2, 5, 1), secret=[])
+    state.apply(move(1, "mar_de_portugal"))
+    state.apply(END)
+    options = [a["cards"] for a in state.legal_actions()]
+    assert options == [[], [2], [5], [2, 2], [2, 5], [2, 2, 5]]
+    deck_before = len(state.deck)
+    state.apply({"type": "discard", "cards": [2, 5]})
+    assert state.used[-2:] == [2, 5]
+    assert len(state.hand[0]) == 4 and 2 in state.hand[0]
+    assert len(state.deck) == deck_before - 3
+    assert state.current_player() == 1
+
+
+def test_an_empty_hand_ends_the_turn_without_a_discard_step():
+    state = position(at="lisboa", hand=(1, 1, 1, 1), secret=["goa", "mina", "congo", "ormuz"])
+    for to in ("mar_de_portugal", "madeira", "mar_das_canarias", "cabo_bojador"):
+        state.apply(move(1, to))
+    state.apply(END)
+    assert state.current_player() == 1 and len(state.hand[0]) == 4
+
+
+def test_the_used_cards_are_reshuffled_when_the_deck_runs_out():
+    state = position(at="lisboa", hand=(1, 2), secret=[])
+    state.used.extend(state.deck[:-1])
+    state.deck = state.deck[-1:]
+    used = len(state.used)
+    state.apply(END)
+    state.apply({"type": "discard", "cards": []})
+    assert len(state.hand[0]) == 4
+    assert events(state, "reshuffle") == [{"event": "reshuffle", "cards": used}]
+    assert len(state.deck) == used - 1
+
+
+# -- the end (rule 11) ---------------------------------------------------------------
+def _finish_turns(state, count):
+    for _ in range(count):
+        state.apply(END)
+        if state.phase == "discard":
+            state.apply({"type": "discard", "cards": []})
+
+
+@pytest.mark.parametrize(("n", "trigger_seat"), [(2, 0), (3, 1), (3, 2), (4, 0)])
+def test_reaching_100_ends_the_game_after_the_round(n, trigger_seat):
+    state = position(n, secret=[])
+    _finish_turns(state, trigger_seat)
+    seat = state.current_player()
+    state.score[seat] = 99
+    state.pos[seat] = "rio_de_sanaga"
+    state.secret[seat] = ["guine"]
+    state.hand[seat] = [1, 1, 1, 1]
+    state.apply(move(1, "guine"))
+    assert state.end_triggered and not state.is_over()
+    _finish_turns(state, n - 1 - trigger_seat)
+    assert not state.is_over() and state.current_player() == n - 1
+    _finish_turns(state, 1)
+    assert state.is_over() and state.current_player() is None
+    assert state.legal_actions() == []
+
+
+def test_a_full_jeronimos_ends_the_game():
+    state = position(2, at="mar_de_portugal", secret=[], cargo=("green",), jeronimos=2)
+    state.apply(move(1, "lisboa"))
+    assert state.jeronimos == 3 and state.end_triggered
+    _finish_turns(state, 2)
+    assert state.is_over()
+
+
+@pytest.mark.parametrize(
+    ("at", "cargo", "secret", "score", "final"),
+    [
+        ("guine", ("red", "black"), [], 50, 54),  # +2 a cube, far from home
+        ("lisboa", ("red", "black"), [], 50, 50),  # in Lisboa: nothing
+        ("guine", (), ["goa", "mina"], 50, 46),  # -2 a card not discovered
+        ("cochim", ("green",), ["goa"], 10, 10),
+    ],
+)
+def test_final_adjustments(at, cargo, secret, score, final):
+    state = position(2, at=at, secret=secret, cargo=cargo)
+    state.score[0] = score
+    assert state.final_scores()[0] == final
+
+
+@pytest.mark.parametrize(
+    ("scores", "found", "ranks"),
+    [
+        ([40, 30], [[], []], [1, 2]),
+        ([40, 40], [["guine"], ["guine", "mina"]], [2, 1]),  # more discoveries
+        ([40, 40], [["goa", "mina"], ["guine", "mina"]], [1, 2]),  # more green ones
+        ([40, 40], [["goa", "mina"], ["ormuz", "mina"]], [1, 1]),  # shared rank
+    ],
+)
+def test_ties(scores, found, ranks):
+    state = position(2, secret=[])
+    state.secret = [[], []]
+    state.score = list(scores)
+    state.found = found
+    state.phase = "over"
+    assert state.result() == {"scores": scores, "ranks": ranks}
+
+
+# -- views and bad input -----------------------------------------------------------
+def test_a_view_shows_own_cards_and_only_counts_of_others():
+    state = position(3, secret=["goa", "mina"])
+    view = state.view(1)
+    assert view["movement"] == state.hand[1]
+    assert view["discovery_cards"] == state.secret[1]
+    assert view["movement_counts"] == [4, 4, 4]
+    assert view["discovery_counts"][0] == {"green": 1, "yellow": 1}
+    text = json.dumps(view)
+    assert all(f'"{p}"' not in text for p in state.secret[0] + state.secret[2] + state.pile)
+    assert "deck" not in view and view["movement_deck"] == len(state.deck)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        move(5, "madeira"),  # card not in hand
+        move(1, "madeira"),  # not one move away
+        move(1, "atlantis"),
+        {"type": "draw"},  # not at a harbour
+        {"type": "keep", "places": []},
+        {"type": "sink", "caravel": 1},
+        {"type": "discard", "cards": [1]},
+        {"type": "move", "card": "1", "to": "cabo_bojador"},
+    ],
+)
+def test_illegal_actions_leave_the_state_alone(action):
+    state = position(at="lisboa", hand=(1, 2, 3, 4), secret=[])
+    before = json.dumps([state.view(s) for s in range(2)])
+    with pytest.raises(IllegalAction):
+        state.apply(action)
+    assert json.dumps([state.view(s) for s in range(2)]) == before
+
+
+def test_keeping_nothing_is_illegal():
+    state = position(at="angediva", secret=[])
+    state.apply(move(1, "calecute"))
+    state.apply({"type": "draw"})
+    with pytest.raises(IllegalAction):
+        state.apply({"type": "keep", "places": []})
+    with pytest.raises(IllegalAction):
+        state.apply(END)
+
+
+def test_the_position_helper_keeps_every_card_once():
+    state = position(4, secret=["goa", "mina"])
+    cards = state.pile + [p for s in state.secret for p in s]
+    assert sorted(cards) == sorted(board.DISCOVERIES)
