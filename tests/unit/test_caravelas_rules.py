@@ -97,6 +97,13 @@ def test_setup(n, green):
         ("mar_do_cabo", 4, {CAPE, "abrolhos", "ascensao", "costa_de_angola"}),
         ("melinde", 1, {"calecute", "costa_dos_somalis", "mombaca", "moncao_sudoeste_1"}),
         ("calecute", 1, {"angediva", "cochim", "moncao_sudoeste_3"}),
+        # Ruling 10: circles skipped by an arrow were not passed, so the same
+        # card may step back onto them (Benguela arrow, then south again).
+        (
+            "cabo_da_volta",
+            3,
+            {"angra_pequena", CAPE, "cabo_negro", "congo", "santa_helena"},
+        ),
     ],
 )
 def test_destinations(start, card, expected):
@@ -488,3 +495,31 @@ def test_the_position_helper_keeps_every_card_once():
     state = position(4, secret=["goa", "mina"])
     cards = state.pile + [p for s in state.secret for p in s]
     assert sorted(cards) == sorted(board.DISCOVERIES)
+
+
+def test_discarded_cards_are_public_counts():
+    # Ruling 8: the used pile is shown to everyone as counts per value.
+    state = position(at="lisboa", hand=(2, 2, 5, 1), secret=[])
+    before = state.view(1)["movement_used"]
+    state.apply(END)
+    state.apply({"type": "discard", "cards": [2, 5]})
+    after = state.view(1)["movement_used"]
+    assert after["2"] == before["2"] + 1 and after["5"] == before["5"] + 1
+    assert events(state, "discard")[-1]["cards"] == [2, 5]
+
+
+def test_a_hidden_variant_keeps_what_the_seat_knows():
+    state = position(3, secret=["goa", "mina"])
+    variant = state.hidden_variant(0, seed=5)
+    assert variant.hand[0] == state.hand[0] and variant.secret[0] == state.secret[0]
+    for seat in (1, 2):
+        assert variant._colour_counts(seat) == state._colour_counts(seat)
+        assert len(variant.hand[seat]) == len(state.hand[seat])
+    every = sorted(variant.pile + [p for s in variant.secret for p in s])
+    assert every == sorted(board.DISCOVERIES)
+    cards = sorted(variant.deck + [v for h in variant.hand for v in h])
+    assert cards == sorted(state.deck + [v for h in state.hand for v in h])
+    # The copy is independent of the original.
+    variant.apply(END)
+    assert variant.phase == "discard" and variant.history == [(0, END)]
+    assert state.phase == "sail" and state.history == []
