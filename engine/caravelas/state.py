@@ -148,21 +148,22 @@ class CaravelasState(State):
 
     def _apply(self, action: dict) -> None:
         kind = action["type"]
+        # Numbers are stored as ints: the validation by equality lets 1.0 or True pass for 1.
         if kind == "move":
-            self._move(action["card"], action["to"])
+            self._move(int(action["card"]), action["to"])
         elif kind == "draw":
             self._draw()
         elif kind == "keep":
             self._keep(action["places"])
         elif kind == "sink":
-            self._sink(action["caravel"])
+            self._sink(int(action["caravel"]))
         elif kind == "end_turn":
             if self.hand[self.turn]:
                 self.phase = DISCARD
             else:
                 self._finish_turn()
         else:  # discard
-            self._discard(action["cards"])
+            self._discard([int(v) for v in action["cards"]])
 
     # -- actions ------------------------------------------------------------
     def _move(self, value: int, to: str) -> None:

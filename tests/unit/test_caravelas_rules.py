@@ -523,3 +523,11 @@ def test_a_hidden_variant_keeps_what_the_seat_knows():
     variant.apply(END)
     assert variant.phase == "discard" and variant.history == [(0, END)]
     assert state.phase == "sail" and state.history == []
+
+
+def test_a_card_named_as_a_float_or_bool_is_stored_as_an_int():
+    state = position(at="lisboa", hand=(1, 1, 2, 3), secret=[])
+    state.apply({"type": "move", "card": 1.0, "to": "cabo_bojador"})
+    state.apply({"type": "move", "card": True, "to": "rio_do_ouro"})
+    assert state.used[-2:] == [1, 1]
+    assert all(type(v) is int for v in state.used)
