@@ -7,6 +7,7 @@ fleet, cards and cargo; everything after that goes through `apply`.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -531,3 +532,25 @@ def test_a_card_named_as_a_float_or_bool_is_stored_as_an_int():
     state.apply({"type": "move", "card": True, "to": "rio_do_ouro"})
     assert state.used[-2:] == [1, 1]
     assert all(type(v) is int for v in state.used)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_play_conserves_cards_and_cubes(n):
+    """Nothing is created or lost: cards and cubes only move between places."""
+
+    state = CaravelasState(n, seed=n)
+    chooser = random.Random(n)
+    total_cubes = {**dict.fromkeys(board.COLOURS, 4), "green": board.GREEN_CUBES[n]}
+    while not state.is_over():
+        carried = [c for cargo in state.cargo for c in cargo]
+        for colour, total in total_cubes.items():
+            home = state.jeronimos if colour == "green" else 0
+            assert state.stock[colour] + carried.count(colour) + home == total
+        movement = state.deck + state.used + [v for h in state.hand for v in h]
+        assert len(movement) == 48
+        discovery = state.pile + state.drawn + [p for s in state.secret + state.found for p in s]
+        assert sorted(discovery) == sorted(board.DISCOVERIES)
+        assert all(len(s) <= 4 for s in state.secret)
+        assert all(not all(sunk) for sunk in state.sunk)
+        state.apply(chooser.choice(state.legal_actions()))
+    assert max(state.score) >= 100 or state.jeronimos == state.jeronimos_size
