@@ -11,12 +11,8 @@ This module imports nothing of ours: it runs alone inside the sandbox.
 from __future__ import annotations
 
 import errno
-import importlib.util
-import json
 import os
 import sys
-import traceback
-import zipimport
 
 PROTOCOL = 1
 
@@ -45,17 +41,21 @@ def load_bot(path: str):
         raise LoadError(f"no such bot file: {path}")
     # The bot's own folder first, so `import helper` finds its helper modules.
     sys.path.insert(0, folder)
-    spec = importlib.util.spec_from_file_location("bot", filename)
-    module = importlib.util.module_from_spec(spec)
+    module = type(sys)("bot")
+    module.__file__ = filename
     sys.modules["bot"] = module
     try:
-        spec.loader.exec_module(module)
+        with open(filename, "rb") as handle:
+            source = handle.read()
+        exec(compile(source, filename, "exec"), module.__dict__)
     except BaseException as exc:
-        raise LoadError(f"importing {filename} failed:\n{traceback.format_exc()}") from exc
+        raise LoadError(f"importing {filename} failed:\n{_traceback()}") from exc
     return _checked(module, filename)
 
 
 def _load_zip(path: str):
+    import zipimport
+
     try:
         importer = zipimport.zipimporter(path)
     except zipimport.ZipImportError as exc:
@@ -63,11 +63,19 @@ def _load_zip(path: str):
     if importer.find_spec("bot") is None:
         raise LoadError(f"no bot.py at the root of {path}")
     sys.path.insert(0, path)
+    sys.modules.pop("bot", None)
     try:
-        module = importlib.import_module("bot")
+        module = __import__("bot")
     except BaseException as exc:
-        raise LoadError(f"importing bot from {path} failed:\n{traceback.format_exc()}") from exc
+        raise LoadError(f"importing bot from {path} failed:\n{_traceback()}") from exc
     return _checked(module, path)
+
+
+def _traceback() -> str:
+    # Imported only on failure: `traceback` costs milliseconds at every bot's start.
+    import traceback
+
+    return traceback.format_exc()
 
 
 def _checked(module, where: str):
@@ -79,8 +87,62 @@ def _checked(module, where: str):
     return module
 
 
+class _ScanContext:
+    """The settings the C JSON scanner reads (those of `json.loads` with no hooks)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float
+
+
+def _not_serialisable(obj):
+    raise TypeError(f"an action must be plain JSON; {type(obj).__name__} is not")
+
+
+def _codec():
+    """(loads, dumps) for protocol lines.
+
+    Uses the C accelerator `_json` directly: importing `json` pulls in `re` and
+    `enum`, which would more than double a bot's start-up time. Falls back to
+    `json` on an interpreter whose accelerator differs.
+    """
+    try:
+        import _json
+
+        scanner = _json.make_scanner(_ScanContext())
+        encoder = _json.make_encoder(
+            {}, _not_serialisable, _json.encode_basestring_ascii, None, ":", ",",
+            False, False, True,
+        )  # fmt: skip
+        encoder({"probe": [1, 2.5, "x", None]}, 0)
+    except (ImportError, AttributeError, TypeError):
+        import json
+
+        return json.loads, lambda obj: json.dumps(obj, separators=(",", ":"))
+
+    def loads(text: str):
+        try:
+            value, end = scanner(text, 0)
+        except StopIteration:
+            raise ValueError("not JSON") from None
+        if end != len(text):
+            raise ValueError("data after the JSON value")
+        return value
+
+    def dumps(obj) -> str:
+        return "".join(encoder(obj, 0))
+
+    return loads, dumps
+
+
+_loads, _dumps = _codec()
+
+
 def _write(out, message: dict) -> None:
-    out.write(json.dumps(message, separators=(",", ":")) + "\n")
+    out.write(_dumps(message) + "\n")
     out.flush()
 
 
@@ -88,7 +150,7 @@ def serve(bot, inp, out) -> int:
     """Answer runner messages from `inp` on `out` until `end` or end of input; the exit code."""
     for line in inp:
         try:
-            message = json.loads(line)
+            message = _loads(line.rstrip("\n"))
             kind = message["type"]
         except (ValueError, TypeError, KeyError):
             print(
@@ -112,11 +174,44 @@ def serve(bot, inp, out) -> int:
     return 0
 
 
+def set_rlimits(spec: str) -> None:
+    """Cap this process and all it starts, before any bot code runs (`as=536870912,cpu=60`).
+
+    The sandbox passes its limits this way rather than setting them before
+    exec: that would force a full fork of the (large) runner for every bot.
+    """
+    import resource
+
+    names = {
+        "as": resource.RLIMIT_AS,
+        "cpu": resource.RLIMIT_CPU,
+        "nproc": resource.RLIMIT_NPROC,
+        "nofile": resource.RLIMIT_NOFILE,
+        "fsize": resource.RLIMIT_FSIZE,
+        "core": resource.RLIMIT_CORE,
+    }
+    for item in spec.split(","):
+        name, _, value = item.partition("=")
+        if name not in names:
+            raise ValueError(f"unknown limit {name!r}")
+        resource.setrlimit(names[name], (int(value), int(value)))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Load the bot named on the command line and serve the protocol on stdin/stdout."""
     argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 3 and argv[0] == "--rlimits":
+        try:
+            set_rlimits(argv[1])
+        except (ValueError, OSError) as exc:
+            print(f"tradewinds sdk: bad --rlimits {argv[1]!r}: {exc}", file=sys.stderr)
+            return EXIT_LOAD
+        argv = argv[2:]
     if len(argv) != 1:
-        print("usage: python -m bots.sdk path/to/bot.py|dir|bot.zip", file=sys.stderr)
+        print(
+            "usage: python -m bots.sdk [--rlimits as=B,cpu=S,...] path/to/bot.py|dir|bot.zip",
+            file=sys.stderr,
+        )
         return EXIT_LOAD
     # Keep the real stdout for the protocol and send everything else a bot
     # prints (Python or C level) to stderr, where it cannot break the protocol.
@@ -137,12 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1  # the runner hung up (it ended the match)
     except OSError as exc:
-        traceback.print_exc()
+        print(_traceback(), file=sys.stderr)
         if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             return EXIT_FILE_LIMIT
         return 1
     except BaseException:
-        traceback.print_exc()
+        print(_traceback(), file=sys.stderr)
         return 1
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import resource
 import select
 import shutil
 import signal
@@ -107,7 +106,7 @@ def _namespace_args() -> list[str]:
     return [
         "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
         "--unshare-cgroup-try", "--uid", str(INNER_UID), "--gid", str(INNER_UID),
-        "--hostname", "bot", "--die-with-parent", "--clearenv",
+        "--hostname", "bot", "--die-with-parent", "--new-session", "--clearenv",
     ]  # fmt: skip
 
 
@@ -141,26 +140,22 @@ def bwrap_command(rt: Runtime, sdk: str, bot_dir: str, limits: Limits) -> list[s
         # The root is bwrap's own tmpfs: read-only too, so /tmp is the only writable place.
         "--remount-ro", "/",
         "--chdir", "/tmp",
-        "--", rt.python, "-I", "-S", "-B", f"/sdk/{SDK_NAME}", "/bot",
+        "--", rt.python, "-I", "-S", "-B", f"/sdk/{SDK_NAME}", "--rlimits", rlimits(limits),
+        "/bot",
     ]  # fmt: skip
 
 
-def _limiter(limits: Limits):
-    """A pre-exec hook setting the rlimits; inherited by bwrap and every process it starts."""
-    caps = [
-        (resource.RLIMIT_AS, limits.memory_mb << 20),
-        (resource.RLIMIT_CPU, limits.cpu_s),
-        (resource.RLIMIT_NPROC, limits.processes),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_FSIZE, limits.file_mb << 20),
-        (resource.RLIMIT_CORE, 0),
-    ]
-
-    def apply() -> None:
-        for which, value in caps:
-            resource.setrlimit(which, (value, value))
-
-    return apply
+def rlimits(limits: Limits) -> str:
+    """The rlimits the SDK sets on itself before it loads any bot code."""
+    caps = {
+        "as": limits.memory_mb << 20,
+        "cpu": limits.cpu_s,
+        "nproc": limits.processes,
+        "nofile": limits.open_files,
+        "fsize": limits.file_mb << 20,
+        "core": 0,
+    }
+    return ",".join(f"{name}={value}" for name, value in caps.items())
 
 
 class BotProcess:
@@ -173,9 +168,10 @@ class BotProcess:
         self._out = bytearray()
         self._strays: list[int] = []
         self._pauses = 0
+        self._group: int | None = None  # the bot's process group, found at the first pause
         self._sandboxed = rt.bwrap is not None
         if rt.bwrap is None:
-            command = [rt.python, "-I", "-S", "-B", sdk, bot_dir]
+            command = [rt.python, "-I", "-S", "-B", sdk, "--rlimits", rlimits(limits), bot_dir]
             env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
             cwd = bot_dir
         else:
@@ -191,9 +187,10 @@ class BotProcess:
             env=env,
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=_limiter(limits),
             **ids,
         )
+        if not self._sandboxed:
+            self._group = self.proc.pid
         self._out_fd = self.proc.stdout.fileno()
         self._err_fd = self.proc.stderr.fileno()
         os.set_blocking(self._out_fd, False)
@@ -319,24 +316,51 @@ class BotProcess:
     def pause(self) -> None:
         """SIGSTOP the bot and everything it started, so it uses no CPU off its move.
 
-        One signal to the process group is cheap; every few pauses a full walk of
-        the process tree also finds processes that left the group (setsid) and
+        The bot runs in a session of its own (`--new-session`), so one signal to
+        its process group stops it and its children; every few pauses a walk of
+        the whole tree also finds processes that left the group (setsid) and
         stops those one by one from then on.
         """
-        _signal(-self.proc.pid, signal.SIGSTOP)
+        if self._group is None:
+            self._group = self._payload()
+        _signal(-self._group, signal.SIGSTOP)
         for pid in self._strays:
             _signal(pid, signal.SIGSTOP)
         if self._pauses % SWEEP_EVERY == 0:
-            for pid in self._tree():
-                if pid not in self._strays and _group(pid) not in (self.proc.pid, None):
-                    self._strays.append(pid)
+            self._sweep()
         self._pauses += 1
 
     def resume(self) -> None:
         """SIGCONT what `pause` stopped."""
         for pid in self._strays:
             _signal(pid, signal.SIGCONT)
-        _signal(-self.proc.pid, signal.SIGCONT)
+        if self._group is not None:
+            _signal(-self._group, signal.SIGCONT)
+
+    def _payload(self) -> int:
+        """The pid (as we see it) of the SDK process: pid 2 inside the sandbox's namespace."""
+        for init in _children(self.proc.pid):
+            for pid in _children(init):
+                if _inner_pid(pid) == 2:
+                    return pid
+        return self.proc.pid  # already gone: signals to bwrap's own group do no harm
+
+    def _sweep(self) -> None:
+        """Stop every bot process, top down so none forks behind our back; note strays."""
+        if self._sandboxed:
+            # bwrap and the namespace's init are ours, not the bot's: walk, do not stop.
+            stack = [pid for init in _children(self.proc.pid) for pid in _children(init)]
+        else:
+            stack = [self.proc.pid]
+        while stack:
+            pid = stack.pop()
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                continue
+            if pid not in self._strays and _group(pid) not in (self._group, None):
+                self._strays.append(pid)
+            stack.extend(_children(pid))
 
     def kill(self) -> None:
         """Kill every process of this sandbox and reap bwrap; safe to call twice."""
@@ -386,3 +410,15 @@ def _group(pid: int) -> int | None:
         return os.getpgid(pid)
     except ProcessLookupError:
         return None
+
+
+def _inner_pid(pid: int) -> int | None:
+    """A process's pid inside its own (innermost) pid namespace."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"NSpid:"):
+                    return int(line.split()[-1])
+    except OSError:
+        pass
+    return None

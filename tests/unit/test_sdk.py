@@ -166,3 +166,24 @@ def test_failures_exit_non_zero_with_a_reason_on_stderr(tmp_path, source, code, 
 def test_usage_without_a_bot(capsys):
     assert sdk.main([]) == sdk.EXIT_LOAD
     assert "usage" in capsys.readouterr().err
+
+
+def test_rlimits_are_set_before_the_bot_loads(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        "import resource, sys\n"
+        "print('NOFILE', resource.getrlimit(resource.RLIMIT_NOFILE), file=sys.stderr)\n"
+        "def act(view, legal):\n    return legal[0]\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bots.sdk", "--rlimits", "nofile=40,core=0", str(bot)],
+        input=json.dumps(END) + "\n", capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "NOFILE (40, 40)" in done.stderr
+
+
+@pytest.mark.parametrize("spec", ["bogus=1", "as=lots", "nofile"])
+def test_bad_rlimits_are_refused_before_loading(tmp_path, spec, capsys):
+    assert sdk.main(["--rlimits", spec, str(tmp_path / "bot.py")]) == sdk.EXIT_LOAD
+    assert "bad --rlimits" in capsys.readouterr().err

@@ -1,10 +1,9 @@
 """House bot `random`: a uniformly random legal action, the baseline every bot should beat.
 
-Seeded from its first view, so a match with the same seed plays the same way.
+Seeded from its first view, so a match with the same seed plays the same way
+(`random.Random` hashes a string seed with SHA-512, the same in every process).
 """
 
-import hashlib
-import json
 import random
 
 _rng = None
@@ -13,6 +12,5 @@ _rng = None
 def act(view, legal):
     global _rng
     if _rng is None:
-        first = json.dumps(view, sort_keys=True).encode()
-        _rng = random.Random(hashlib.sha256(first).hexdigest())
+        _rng = random.Random(repr(view))
     return _rng.choice(legal)

@@ -1,0 +1,164 @@
+"""Sandbox and protocol cost: the three figures the match runner promises.
+
+Run by hand: `.venv/bin/python bench/protocol.py [--decisions N] [--starts N] [--matches N]`.
+
+1. Overhead per decision through the sandbox (SDK, bwrap, pause/resume per
+   move) against a raw JSON-lines echo over a pipe, measured in the same run
+   with the same interpreter and message. Target: at most 2x.
+2. Sandboxed bot start (launch to `ready`, a minimal bot that imports
+   nothing) against a bare `python3 -c pass` in the same run. Target: at most
+   1.5x. What a bot imports itself is its own start-up time.
+3. A 4-player Manila match between house `random` bots, end to end in the
+   sandbox (launch, every decision, teardown). Target: under 0.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine
+from workers import protocol
+from workers.limits import Limits
+from workers.match import run_match, seat_uid
+from workers.sandbox import BotProcess, runtime
+from workers.staging import BotSource, Staging, resolve
+
+MINIMAL_BOT = "def act(view, legal):\n    return legal[0]\n"
+
+ECHO = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    sys.stdout.write(json.dumps({'type': 'action', 'action': m['legal'][0]}) + '\\n')\n"
+    "    sys.stdout.flush()\n"
+)
+
+
+def sample_message() -> bytes:
+    """A real `act` message: seat 0's view and legal actions early in a Manila game."""
+    state = engine.get_game("manila").new_game(4, seed=3)
+    for _ in range(12):
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player()
+    return protocol.act(state.view(seat), state.legal_actions(), 11_000)
+
+
+def raw_echo_us(python: str, message: bytes, n: int) -> float:
+    """Microseconds per round trip to an unsandboxed echo process over a pipe."""
+    proc = subprocess.Popen(
+        [python, "-I", "-S", "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        for _ in range(50):  # warm up
+            proc.stdin.write(message)
+            proc.stdin.flush()
+            proc.stdout.readline()
+        began = time.perf_counter()
+        for _ in range(n):
+            proc.stdin.write(message)
+            proc.stdin.flush()
+            json.loads(proc.stdout.readline())
+        return (time.perf_counter() - began) / n * 1e6
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def sandboxed_us(rt, staging: Staging, message: bytes, n: int, seat: int) -> float:
+    """Microseconds per decision through the sandbox, pausing the bot between moves."""
+    limits = Limits()
+    uid = seat_uid(seat) if rt.unprivileged else None
+    bot = BotProcess(rt, staging.sdk, staging.add(seat, resolve("manila/random"), uid), limits, uid)
+    try:
+        bot.send(protocol.start("manila", 0, 4, {}, limits.wire()))
+        protocol.ready(bot.read_line(10))
+        bot.pause()
+
+        def decide() -> None:
+            bot.resume()
+            bot.send(message)
+            protocol.action(bot.read_line(5))
+            bot.pause()
+
+        for _ in range(50):
+            decide()
+        began = time.perf_counter()
+        for _ in range(n):
+            decide()
+        return (time.perf_counter() - began) / n * 1e6
+    finally:
+        bot.kill()
+
+
+def bare_start_ms(python: str) -> float:
+    began = time.perf_counter()
+    subprocess.run([python, "-c", "pass"], check=True)
+    return (time.perf_counter() - began) * 1000
+
+
+def sandbox_start_ms(rt, staging: Staging, seat: int, minimal: BotSource) -> float:
+    limits = Limits()
+    uid = seat_uid(seat % 16) if rt.unprivileged else None
+    bot_dir = staging.add(seat, minimal, uid)
+    began = time.perf_counter()
+    bot = BotProcess(rt, staging.sdk, bot_dir, limits, uid)
+    try:
+        bot.send(protocol.start("manila", 0, 4, {}, limits.wire()))
+        protocol.ready(bot.read_line(10))
+        return (time.perf_counter() - began) * 1000
+    finally:
+        bot.kill()
+
+
+def match_s(seed: int) -> float:
+    began = time.perf_counter()
+    out = run_match("manila", ["manila/random"] * 4, seed=seed)
+    assert out["statuses"] == ["ok"] * 4, out["errors"]
+    return time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--starts", type=int, default=30)
+    parser.add_argument("--matches", type=int, default=10)
+    args = parser.parse_args()
+    rt = runtime()
+    message = sample_message()
+    print(f"sandbox: {rt.bwrap} (unprivileged outer uid: {rt.unprivileged}), python {rt.python}")
+    print(f"act message: {len(message)} bytes")
+    with Staging() as staging:
+        # Interleaved, three of each, medians: the machine's load drifts.
+        raws, boxes = [], []
+        for seat in range(3):
+            raws.append(raw_echo_us(rt.python, message, args.decisions))
+            boxes.append(sandboxed_us(rt, staging, message, args.decisions, seat))
+        raw, boxed = statistics.median(raws), statistics.median(boxes)
+        print(f"1. per decision: raw echo {raw:.1f} us, sandboxed {boxed:.1f} us,"
+              f" ratio {boxed / raw:.2f}x (target <= 2x)")  # fmt: skip
+    with Staging() as staging:
+        minimal = BotSource("minimal", staging.root / "minimal.py")
+        minimal.path.write_text(MINIMAL_BOT)
+        bare, boxed_start = [], []
+        for i in range(args.starts):
+            bare.append(bare_start_ms(rt.python))
+            boxed_start.append(sandbox_start_ms(rt, staging, i + 1, minimal))
+        b, s = statistics.median(bare), statistics.median(boxed_start)
+        print(f"2. start: bare python3 -c pass {b:.1f} ms, sandboxed bot to ready {s:.1f} ms,"
+              f" ratio {s / b:.2f}x (target <= 1.5x)")  # fmt: skip
+    times = [match_s(seed) for seed in range(1, args.matches + 1)]
+    median = statistics.median(times)
+    print(f"3. 4-player Manila, house random bots, sandboxed: median {median:.3f} s,"
+          f" max {max(times):.3f} s over {args.matches} matches (target < 0.5 s)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
