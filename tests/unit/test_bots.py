@@ -60,3 +60,23 @@ def test_greedy_beats_random_clearly(game):
         wins += play(game, seats, seed=100 + seed)["ranks"][seat] == 1
     # A fair share would be 1/players; greedy must win most games outright.
     assert wins / games >= 0.6, f"greedy won {wins} of {games}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_starter_template_plays_only_legal_actions(game):
+    path = HOUSE.parent / "starter" / game / "bot.py"
+    spec = importlib.util.spec_from_file_location(f"starter_{game}", path)
+    starter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(starter)
+    players = engine.get_game(game).min_players
+    if hasattr(starter, "setup"):
+        starter.setup({"game": game, "seat": 0, "players": players, "options": {},
+                       "limits": {"move_ms": 1000, "bank_ms": 10000, "init_ms": 5000}})  # fmt: skip
+    others = [load(game, "random", f"starter_{i}") for i in range(1, players)]
+    state = engine.get_game(game).new_game(players, seed=4)
+    while not state.is_over():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = (starter if seat == 0 else others[seat - 1]).act(state.view(seat), legal)
+        assert action in legal
+        state.apply(action)
