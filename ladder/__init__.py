@@ -1,1 +1,32 @@
 """The Tradewinds ladder: web site, services, ratings, tasks and the `ladder` CLI."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ladder import settings
+from ladder.extensions import csrf, db, login_manager
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the web app: settings from the environment, then `config` on top."""
+    app = Flask(__name__)
+    app.config.from_mapping(settings.from_env())
+    if config:
+        app.config.from_mapping(config)
+    # Anything larger than a bot file plus its form is refused before it is read (413).
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BOT_BYTES"] + 64 * 1024
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+
+    db.init_app(app)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    login_manager.login_view = "accounts.login"
+
+    from ladder import api, errors, views
+
+    views.register(app)
+    api.register(app)
+    errors.register(app)
+    return app

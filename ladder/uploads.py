@@ -47,7 +47,7 @@ def check_bot_file(filename: str, data: bytes, limits: Limits) -> CheckedFile:
     if not data:
         raise BadUpload("the file is empty")
     if len(data) > limits.max_bytes:
-        raise BadUpload(f"the file is {len(data):,} bytes; the limit is {limits.max_bytes:,} bytes")
+        raise BadUpload(f"the file is larger than the limit of {limits.max_bytes:,} bytes")
     lower = name.lower()
     if lower.endswith(".py"):
         kind = "py"

@@ -1,0 +1,1 @@
+"""Register, log in and out, API tokens."""

@@ -1,0 +1,26 @@
+"""Account forms; Flask-WTF adds the CSRF token to each."""
+
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, StringField
+from wtforms.validators import EqualTo, InputRequired, Length
+
+
+class RegisterForm(FlaskForm):
+    username = StringField("Username", validators=[InputRequired(), Length(3, 40)])
+    password = PasswordField("Password", validators=[InputRequired(), Length(8, 200)])
+    confirm = PasswordField(
+        "Password again", validators=[InputRequired(), EqualTo("password", "passwords differ")]
+    )
+
+
+class LoginForm(FlaskForm):
+    username = StringField("Username", validators=[InputRequired(), Length(max=40)])
+    password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
+
+
+class TokenForm(FlaskForm):
+    name = StringField("Token name", validators=[InputRequired(), Length(1, 60)])
+
+
+class EmptyForm(FlaskForm):
+    """A form with nothing but its CSRF token (retire, revoke, log out)."""

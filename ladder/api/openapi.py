@@ -1,0 +1,332 @@
+"""The OpenAPI 3.1 document of /api/v1, kept beside the views it describes.
+
+tests/unit/web/test_openapi.py runs schemathesis against the live app, so a
+response that drifts from this document fails the tests.
+"""
+
+from __future__ import annotations
+
+from ladder.models import MATCH_STATES, SEAT_STATUSES, VERSION_STATES
+
+
+def _nullable(kind: str, **extra) -> dict:
+    return {"type": [kind, "null"], **extra}
+
+
+def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [name for name in properties if name not in optional],
+        "additionalProperties": False,
+    }
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+TIME = _nullable("string", format="date-time")
+PAGES = {
+    "page": {"type": "integer", "minimum": 1},
+    "per_page": {"type": "integer", "minimum": 1},
+    "total": {"type": "integer", "minimum": 0},
+    "pages": {"type": "integer", "minimum": 1},
+}
+
+SCHEMAS = {
+    "Error": _object({"error": {"type": "string"}}),
+    "Game": _object(
+        {
+            "name": {"type": "string"},
+            "min_players": {"type": "integer"},
+            "max_players": {"type": "integer"},
+            "version": {"type": "string"},
+            "options": {"type": "object"},
+        }
+    ),
+    "Games": _object({"games": {"type": "array", "items": _ref("Game")}}),
+    "LeaderboardEntry": _object(
+        {
+            "rank": {"type": "integer", "minimum": 1},
+            "bot_id": {"type": "integer"},
+            "bot": {"type": "string"},
+            "owner": {"type": "string"},
+            "version_id": {"type": "integer"},
+            "version": {"type": "integer"},
+            "skill": {"type": "number"},
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "games": {"type": "integer", "minimum": 0},
+            "last_played_at": TIME,
+        }
+    ),
+    "Leaderboard": _object(
+        {
+            "game": {"type": "string"},
+            **PAGES,
+            "entries": {"type": "array", "items": _ref("LeaderboardEntry")},
+        }
+    ),
+    "Rating": _object(
+        {
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "skill": {"type": "number"},
+            "games": {"type": "integer", "minimum": 0},
+            "last_played_at": TIME,
+        }
+    ),
+    "Version": _object(
+        {
+            "id": {"type": "integer"},
+            "bot_id": {"type": "integer"},
+            "number": {"type": "integer", "minimum": 1},
+            "state": {"type": "string", "enum": list(VERSION_STATES)},
+            "size": {"type": "integer", "minimum": 1},
+            "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+            "kind": {"type": "string", "enum": ["py", "zip"]},
+            "created_at": {"type": "string", "format": "date-time"},
+            "validated_at": TIME,
+            "rating": {"oneOf": [{"type": "null"}, _ref("Rating")]},
+            "validation_log": {
+                "type": "string",
+                "description": "Only for the bot's owner (with the owner's token).",
+            },
+        },
+        optional=("validation_log",),
+    ),
+    "Bot": _object(
+        {
+            "id": {"type": "integer"},
+            "name": {"type": "string"},
+            "game": {"type": "string"},
+            "owner": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "retired": {"type": "boolean"},
+            "versions": {"type": "array", "items": _ref("Version")},
+        }
+    ),
+    "Seat": _object(
+        {
+            "seat": {"type": "integer", "minimum": 0},
+            "bot_id": {"type": "integer"},
+            "bot": {"type": "string"},
+            "owner": {"type": "string"},
+            "version_id": {"type": "integer"},
+            "version": {"type": "integer"},
+            "status": {
+                "oneOf": [{"type": "null"}, {"type": "string", "enum": list(SEAT_STATUSES)}]
+            },
+            "rank": _nullable("integer", minimum=1),
+            "score": _nullable("number"),
+            "error": _nullable("string"),
+            "mu_before": _nullable("number"),
+            "mu_after": _nullable("number"),
+            "sigma_before": _nullable("number"),
+            "sigma_after": _nullable("number"),
+            "skill_change": _nullable("number"),
+        }
+    ),
+    "Match": _object(
+        {
+            "id": {"type": "integer"},
+            "game": {"type": "string"},
+            "seed": {"type": "integer"},
+            "players": {"type": "integer"},
+            "ranked": {"type": "boolean"},
+            "state": {"type": "string", "enum": list(MATCH_STATES)},
+            "created_at": {"type": "string", "format": "date-time"},
+            "started_at": TIME,
+            "finished_at": TIME,
+            "engine_version": _nullable("string"),
+            "has_replay": {"type": "boolean"},
+            "seats": {"type": "array", "items": _ref("Seat")},
+        }
+    ),
+    "MatchList": _object({**PAGES, "matches": {"type": "array", "items": _ref("Match")}}),
+    "ChallengeRequest": _object(
+        {
+            "version_id": {"type": "integer", "description": "your active version"},
+            "opponents": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+            "seed": _nullable("integer", minimum=0, maximum=2**31 - 1),
+        },
+        optional=("seed",),
+    ),
+}
+
+
+def _json(schema: str, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
+def _errors(*codes: int) -> dict:
+    words = {
+        400: "bad input",
+        401: "missing or bad token",
+        403: "not yours",
+        404: "not found",
+        409: "conflicts with the current state",
+        413: "too large",
+        429: "too many uploads",
+    }
+    return {str(code): _json("Error", words[code]) for code in codes}
+
+
+def _query(name: str, schema: dict, description: str) -> dict:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": schema,
+        "description": description,
+    }
+
+
+def _path(name: str, schema: dict) -> dict:
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+PAGING = [
+    _query("page", {"type": "integer", "minimum": 1, "maximum": 1_000_000}, "page number"),
+    _query("per_page", {"type": "integer", "minimum": 1, "maximum": 100}, "rows a page"),
+]
+ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+BEARER = [{"bearer": []}]
+
+
+def document() -> dict:
+    """The whole OpenAPI document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tradewinds ladder API",
+            "version": "1",
+            "description": "Reads are public. Writes need 'Authorization: Bearer <token>' "
+            "(make a token on the site under API tokens).",
+        },
+        "servers": [{"url": "/api/v1"}],
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            "/games": {
+                "get": {
+                    "operationId": "listGames",
+                    "summary": "Registered games",
+                    "responses": {"200": _json("Games", "the games")},
+                }
+            },
+            "/games/{game}/leaderboard": {
+                "get": {
+                    "operationId": "leaderboard",
+                    "summary": "Active bots of a game by skill (μ − 3σ)",
+                    "parameters": [_path("game", {"type": "string"}), *PAGING],
+                    "responses": {"200": _json("Leaderboard", "one page"), **_errors(400, 404)},
+                }
+            },
+            "/bots/{bot_id}": {
+                "get": {
+                    "operationId": "getBot",
+                    "summary": "A bot and its versions (logs only for its owner)",
+                    "parameters": [_path("bot_id", ID)],
+                    "security": [{}, *BEARER],
+                    "responses": {"200": _json("Bot", "the bot"), **_errors(401, 404)},
+                }
+            },
+            "/versions/{version_id}": {
+                "get": {
+                    "operationId": "getVersion",
+                    "summary": "One bot version (its log only for its owner)",
+                    "parameters": [_path("version_id", ID)],
+                    "security": [{}, *BEARER],
+                    "responses": {"200": _json("Version", "the version"), **_errors(401, 404)},
+                }
+            },
+            "/versions": {
+                "post": {
+                    "operationId": "uploadVersion",
+                    "summary": "Upload a bot version (a new bot on first upload)",
+                    "security": BEARER,
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["game", "name", "file"],
+                                    "properties": {
+                                        "game": {"type": "string"},
+                                        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                                        "file": {
+                                            "type": "string",
+                                            "format": "binary",
+                                            "description": ".py, or .zip with bot.py at its root",
+                                        },
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _json("Version", "stored, state pending"),
+                        **_errors(400, 401, 409, 413, 429),
+                    },
+                }
+            },
+            "/matches": {
+                "get": {
+                    "operationId": "listMatches",
+                    "summary": "Matches, newest first",
+                    "parameters": [
+                        *PAGING,
+                        _query("game", {"type": "string"}, "only this game"),
+                        _query("bot", ID, "only matches with this bot"),
+                    ],
+                    "responses": {"200": _json("MatchList", "one page"), **_errors(400)},
+                }
+            },
+            "/matches/{match_id}": {
+                "get": {
+                    "operationId": "getMatch",
+                    "summary": "One match with its seats",
+                    "parameters": [_path("match_id", ID)],
+                    "responses": {"200": _json("Match", "the match"), **_errors(404)},
+                }
+            },
+            "/matches/{match_id}/replay": {
+                "get": {
+                    "operationId": "getReplay",
+                    "summary": "The replay record, gzipped JSON",
+                    "parameters": [_path("match_id", ID)],
+                    "responses": {
+                        "200": {
+                            "description": "gzipped JSON replay",
+                            "content": {
+                                "application/gzip": {
+                                    "schema": {"type": "string", "format": "binary"}
+                                }
+                            },
+                        },
+                        **_errors(404),
+                    },
+                }
+            },
+            "/challenges": {
+                "post": {
+                    "operationId": "startChallenge",
+                    "summary": "Queue an unrated match between your active version and opponents",
+                    "security": BEARER,
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("ChallengeRequest")}},
+                    },
+                    "responses": {
+                        "201": _json("Match", "queued"),
+                        **_errors(400, 401, 403, 404),
+                    },
+                }
+            },
+        },
+    }

@@ -1,0 +1,165 @@
+"""API views: read arguments, call a service or query, answer JSON."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, request, send_file
+
+import engine
+from ladder.api.openapi import document
+from ladder.boards.games import game_info
+from ladder.extensions import db
+from ladder.services import accounts, bots, matches, queries, storage
+from ladder.services.errors import NotFound, ServiceError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+MAX_PER_PAGE = 100
+
+
+class Unauthorized(ServiceError):
+    status = 401
+
+
+def _token_user():
+    """The user of the bearer token, None when there is none; 401 for a bad one."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, plain = header.partition(" ")
+    if scheme.lower() != "bearer" or not plain.strip():
+        raise Unauthorized("send the token as 'Authorization: Bearer <token>'")
+    user = accounts.user_for_token(db.session, plain.strip())
+    if user is None:
+        raise Unauthorized("the API token is unknown or revoked")
+    return user
+
+
+def _required_user():
+    user = _token_user()
+    if user is None:
+        raise Unauthorized("this call needs an API token: 'Authorization: Bearer <token>'")
+    return user
+
+
+@bp.errorhandler(Unauthorized)
+def _unauthorized(exc: Unauthorized):
+    response = jsonify({"error": str(exc)})
+    response.headers["WWW-Authenticate"] = 'Bearer realm="tradewinds"'
+    return response, 401
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ServiceError(f"{name} must be an integer from {low} to {high}")
+    return int(raw)
+
+
+def _paging() -> tuple[int, int]:
+    default = min(current_app.config["PAGE_SIZE"], MAX_PER_PAGE)
+    return _int_arg("page", 1, 1, 1_000_000), _int_arg("per_page", default, 1, MAX_PER_PAGE)
+
+
+def _game(name: str) -> str:
+    if name not in engine.game_names():
+        abort(404)
+    return name
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(document())
+
+
+@bp.get("/games")
+def games():
+    return jsonify({"games": [game_info(name) for name in engine.game_names()]})
+
+
+@bp.get("/games/<game>/leaderboard")
+def leaderboard(game: str):
+    page, per_page = _paging()
+    return jsonify(queries.leaderboard(db.session, _game(game), page, per_page))
+
+
+@bp.get("/bots/<int:bot_id>")
+def bot(bot_id: int):
+    found = bots.get_bot(db.session, bot_id)
+    user = _token_user()
+    return jsonify(queries.bot_summary(found, user is not None and user.id == found.owner_id))
+
+
+@bp.get("/versions/<int:version_id>")
+def version(version_id: int):
+    found = bots.get_version(db.session, version_id)
+    user = _token_user()
+    owner_view = user is not None and user.id == found.bot.owner_id
+    return jsonify(queries.version_summary(found, owner_view))
+
+
+@bp.post("/versions")
+def upload():
+    user = _required_user()
+    upload = request.files.get("file")
+    if upload is None:
+        raise ServiceError("send the bot as a multipart form field 'file'")
+    data = upload.stream.read(current_app.config["MAX_BOT_BYTES"] + 1)
+    created = bots.upload_version(
+        db.session,
+        current_app.config,
+        user,
+        request.form.get("game", ""),
+        request.form.get("name", ""),
+        upload.filename or "",
+        data,
+    )
+    return jsonify(queries.version_summary(created, True)), 201
+
+
+@bp.get("/matches")
+def match_list():
+    page, per_page = _paging()
+    game = request.args.get("game") or None
+    if game is not None and game not in engine.game_names():
+        raise ServiceError(f"unknown game {game!r}")
+    bot_id = _int_arg("bot", 0, 1, 2**63 - 1) if "bot" in request.args else None
+    return jsonify(queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id))
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    return jsonify(queries.match_detail(db.session, matches.get_match(db.session, match_id)))
+
+
+@bp.get("/matches/<int:match_id>/replay")
+def replay(match_id: int):
+    found = matches.get_match(db.session, match_id)
+    if found.replay_path is None:
+        raise NotFound(f"match {match_id} has no replay yet")
+    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
+    if not path.exists():
+        raise NotFound(f"the replay of match {match_id} is missing")
+    return send_file(path, mimetype="application/gzip", download_name=f"match-{found.id}.json.gz")
+
+
+@bp.post("/challenges")
+def challenge():
+    user = _required_user()
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ServiceError('send a JSON object: {"version_id": .., "opponents": [..]}')
+    version_id, opponents, seed = body.get("version_id"), body.get("opponents"), body.get("seed")
+    if isinstance(version_id, bool) or not isinstance(version_id, int):
+        raise ServiceError("version_id must be an integer")
+    if not isinstance(opponents, list) or not all(
+        isinstance(o, int) and not isinstance(o, bool) for o in opponents
+    ):
+        raise ServiceError("opponents must be a list of version ids")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ServiceError("seed must be an integer")
+    started = matches.create_challenge(
+        db.session, current_app.config, user, version_id, opponents, seed=seed
+    )
+    return jsonify(queries.match_detail(db.session, started)), 201

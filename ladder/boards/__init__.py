@@ -1,0 +1,1 @@
+"""The front page, leaderboards and game pages."""

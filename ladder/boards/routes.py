@@ -1,0 +1,71 @@
+"""Front page, leaderboards and game pages."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+
+import engine
+from ladder.boards import games
+from ladder.extensions import db
+from ladder.matchpages.routes import page_arg
+from ladder.services import queries
+
+bp = Blueprint("boards", __name__)
+
+
+def _known(game: str) -> str:
+    if game not in engine.game_names():
+        abort(404)
+    return game
+
+
+@bp.get("/")
+def index():
+    boards = {name: queries.leaderboard(db.session, name, 1, 5) for name in engine.game_names()}
+    return render_template("index.html", boards=boards)
+
+
+@bp.get("/leaderboard")
+def leaderboard_pick():
+    names = engine.game_names()
+    game = request.args.get("game") or (names[0] if names else None)
+    if game is None:
+        return render_template("boards/leaderboard.html", board=None, game=None)
+    return redirect(url_for("boards.leaderboard", game=_known(game)))
+
+
+@bp.get("/leaderboard/<game>")
+def leaderboard(game: str):
+    board = queries.leaderboard(
+        db.session, _known(game), page_arg(), current_app.config["PAGE_SIZE"]
+    )
+    return render_template("boards/leaderboard.html", board=board, game=game)
+
+
+@bp.get("/games/<game>")
+def game(game: str):
+    _known(game)
+    return render_template(
+        "boards/game.html",
+        info=games.game_info(game),
+        rules=games.rules_text(game),
+        example=games.example_turn(game),
+        starter=games.starter_path(current_app.config["STARTER_DIR"], game) is not None,
+    )
+
+
+@bp.get("/games/<game>/starter/bot.py")
+def starter(game: str):
+    path = games.starter_path(current_app.config["STARTER_DIR"], _known(game))
+    if path is None:
+        abort(404)
+    return send_file(path, mimetype="text/plain", as_attachment=True, download_name="bot.py")

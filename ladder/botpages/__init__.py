@@ -1,0 +1,1 @@
+"""Bot pages: upload, versions and logs, retire, download, the public bot page."""

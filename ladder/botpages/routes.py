@@ -1,0 +1,117 @@
+"""Bot views: thin wrappers over `services.bots` and `services.queries`."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_login import current_user, login_required
+from sqlalchemy import select
+
+import engine
+from ladder.accounts.forms import EmptyForm
+from ladder.botpages.forms import UploadForm
+from ladder.extensions import db
+from ladder.matchpages.forms import ChallengeForm
+from ladder.matchpages.routes import opponent_choices
+from ladder.models import Bot
+from ladder.services import bots, queries
+from ladder.services.errors import ServiceError
+
+bp = Blueprint("botpages", __name__)
+
+
+def _read_upload(storage, limit: int) -> bytes:
+    """The uploaded bytes, reading at most one byte past the limit."""
+    return storage.stream.read(limit + 1)
+
+
+@bp.route("/bots/upload", methods=["GET", "POST"])
+@login_required
+def upload():
+    form = UploadForm()
+    form.game.choices = engine.game_names()
+    if request.method == "GET" and request.args.get("bot", "").isdigit():
+        bot = db.session.get(Bot, int(request.args["bot"]))
+        if bot is not None and bot.owner_id == current_user.id:
+            form.game.data, form.name.data = bot.game, bot.name
+    status = 200
+    if form.validate_on_submit():
+        data = _read_upload(form.file.data, current_app.config["MAX_BOT_BYTES"])
+        try:
+            version = bots.upload_version(
+                db.session,
+                current_app.config,
+                current_user,
+                form.game.data,
+                form.name.data,
+                form.file.data.filename or "",
+                data,
+            )
+        except ServiceError as exc:
+            form.file.errors.append(str(exc))
+            status = exc.status
+        else:
+            flash(f"Uploaded {version.label}; it waits for validation.")
+            return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+    elif form.is_submitted():
+        status = 400
+    return render_template("bots/upload.html", form=form), status
+
+
+@bp.get("/bots/mine")
+@login_required
+def mine():
+    rows = db.session.scalars(
+        select(Bot).where(Bot.owner_id == current_user.id).order_by(Bot.game, Bot.name)
+    ).all()
+    return render_template("bots/mine.html", bots=rows)
+
+
+@bp.get("/bots/<int:bot_id>")
+def bot(bot_id: int):
+    found = bots.get_bot(db.session, bot_id)
+    owner_view = current_user.is_authenticated and current_user.id == found.owner_id
+    challenge = None
+    active = bots.active_version(found)
+    if owner_view and active is not None:
+        challenge = ChallengeForm(version_id=active.id)
+        challenge.opponents.choices = opponent_choices(active)
+    return render_template(
+        "bots/bot.html",
+        bot=found,
+        owner_view=owner_view,
+        summary=queries.bot_summary(found, owner_view),
+        history=queries.rating_history(db.session, bot_id),
+        record=queries.bot_record(db.session, bot_id),
+        h2h=queries.head_to_head(db.session, bot_id),
+        recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),
+        retire=EmptyForm(),
+        challenge=challenge,
+    )
+
+
+@bp.post("/bots/<int:bot_id>/retire")
+@login_required
+def retire(bot_id: int):
+    form = EmptyForm()
+    if form.validate_on_submit():
+        bots.retire_bot(db.session, current_user, bot_id)
+        flash("The bot is retired.")
+    return redirect(url_for("botpages.bot", bot_id=bot_id))
+
+
+@bp.get("/versions/<int:version_id>/download")
+@login_required
+def download(version_id: int):
+    version = bots.get_version(db.session, version_id)
+    path = bots.version_file(current_app.config, current_user, version)
+    name = f"{version.bot.name}-v{version.number}.{version.kind}"
+    return send_file(path, as_attachment=True, download_name=name)

@@ -1,0 +1,1 @@
+"""Match list, match page, replay download and challenges."""

@@ -1,0 +1,123 @@
+"""Match views: thin wrappers over `services.matches` and `services.queries`."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_login import current_user, login_required
+
+import engine
+from ladder.extensions import db
+from ladder.matchpages.forms import ChallengeForm
+from ladder.services import bots, matches, queries, storage
+from ladder.services.errors import ServiceError
+
+bp = Blueprint("matchpages", __name__)
+
+CHALLENGE_CHOICES = 200
+
+
+def page_arg() -> int:
+    """The `page` query argument: a positive integer, else 400."""
+    raw = request.args.get("page", "1")
+    if not raw.isdigit() or int(raw) < 1 or int(raw) > 1_000_000:
+        abort(400, "page must be a positive integer")
+    return int(raw)
+
+
+def opponent_choices(version) -> list[tuple[int, str]]:
+    """Active versions of the same game to challenge, best first."""
+    board = queries.leaderboard(db.session, version.bot.game, 1, CHALLENGE_CHOICES)
+    return [
+        (e["version_id"], f"{e['bot']} v{e['version']} by {e['owner']} (skill {e['skill']:.1f})")
+        for e in board["entries"]
+        if e["version_id"] != version.id
+    ]
+
+
+@bp.get("/matches")
+def match_list():
+    game = request.args.get("game") or None
+    if game is not None and game not in engine.game_names():
+        abort(404)
+    bot_arg = request.args.get("bot", "")
+    if bot_arg and not bot_arg.isdigit():
+        abort(400, "bot must be a bot id")
+    listing = queries.match_list(
+        db.session,
+        page_arg(),
+        current_app.config["PAGE_SIZE"],
+        game=game,
+        bot_id=int(bot_arg) if bot_arg else None,
+    )
+    return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    found = matches.get_match(db.session, match_id)
+    detail = queries.match_detail(db.session, found)
+    # The stderr of a seat is shown to that bot's owner only.
+    own_stderr = {}
+    if current_user.is_authenticated:
+        for seat in found.seats:
+            if seat.version.bot.owner_id == current_user.id:
+                own_stderr[seat.seat] = seat.stderr or ""
+    return render_template("matches/match.html", match=detail, own_stderr=own_stderr)
+
+
+@bp.get("/matches/<int:match_id>/replay.json.gz")
+def replay(match_id: int):
+    found = matches.get_match(db.session, match_id)
+    if found.replay_path is None:
+        abort(404)
+    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
+    if not path.exists():
+        abort(404)
+    return send_file(
+        path,
+        mimetype="application/gzip",
+        as_attachment=True,
+        download_name=f"tradewinds-{found.game}-match-{found.id}.json.gz",
+    )
+
+
+@bp.post("/challenges")
+@login_required
+def challenge():
+    form = ChallengeForm()
+    raw = form.version_id.data or ""
+    if not raw.isdigit():
+        abort(400, "choose your bot")
+    version = bots.get_version(db.session, int(raw))
+    if version.bot.owner_id != current_user.id:
+        abort(403)
+    form.opponents.choices = opponent_choices(version)
+    if not form.validate_on_submit():
+        for errors in form.errors.values():
+            for error in errors:
+                flash(f"Challenge not started: {error}")
+        return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+    try:
+        started = matches.create_challenge(
+            db.session,
+            current_app.config,
+            current_user,
+            version.id,
+            list(form.opponents.data),
+            seed=form.seed.data,
+        )
+    except ServiceError as exc:
+        flash(f"Challenge not started: {exc}")
+        return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+    flash("Challenge queued.")
+    return redirect(url_for("matchpages.match", match_id=started.id))

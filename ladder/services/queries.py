@@ -1,0 +1,279 @@
+"""Read-only queries behind the pages and the API, returning plain JSON-able dicts.
+
+The site and the API show the same facts, so both use these shapes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.orm import Session, aliased
+
+from ladder import ratings
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
+
+HISTORY_POINTS = 500
+RECENT_MATCHES = 20
+HEAD_TO_HEAD_ROWS = 50
+
+
+def iso(moment: datetime | None) -> str | None:
+    """UTC time as ISO 8601 with a Z, or None."""
+    return None if moment is None else moment.replace(microsecond=0).isoformat() + "Z"
+
+
+def _pages(total: int, page: int, per_page: int) -> dict:
+    return {
+        "page": page,
+        "per_page": per_page,
+        "total": total,
+        "pages": max(1, -(-total // per_page)),
+    }
+
+
+def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
+    """Active versions of `game` by μ − 3σ, best first, one page of them."""
+    where = and_(Rating.game == game, BotVersion.state == "active")
+    total = session.scalar(
+        select(func.count())
+        .select_from(Rating)
+        .join(BotVersion, Rating.version_id == BotVersion.id)
+        .where(where)
+    )
+    rows = session.execute(
+        select(Rating, BotVersion.number, Bot.id, Bot.name, User.username)
+        .join(BotVersion, Rating.version_id == BotVersion.id)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(where)
+        .order_by(Rating.skill.desc(), Rating.version_id)
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    ).all()
+    first = (page - 1) * per_page + 1
+    entries = [
+        {
+            "rank": first + i,
+            "bot_id": bot_id,
+            "bot": name,
+            "owner": owner,
+            "version_id": rating.version_id,
+            "version": number,
+            "skill": round(rating.skill, 3),
+            "mu": round(rating.mu, 3),
+            "sigma": round(rating.sigma, 3),
+            "games": rating.games,
+            "last_played_at": iso(rating.last_played_at),
+        }
+        for i, (rating, number, bot_id, name, owner) in enumerate(rows)
+    ]
+    return {"game": game, **_pages(total, page, per_page), "entries": entries}
+
+
+def version_summary(version: BotVersion, owner_view: bool) -> dict:
+    """A version's public facts; its log only for its owner."""
+    rating = version.rating
+    out = {
+        "id": version.id,
+        "bot_id": version.bot_id,
+        "number": version.number,
+        "state": version.state,
+        "size": version.size,
+        "sha256": version.sha256,
+        "kind": version.kind,
+        "created_at": iso(version.created_at),
+        "validated_at": iso(version.validated_at),
+        "rating": None
+        if rating is None
+        else {
+            "mu": round(rating.mu, 3),
+            "sigma": round(rating.sigma, 3),
+            "skill": round(rating.skill, 3),
+            "games": rating.games,
+            "last_played_at": iso(rating.last_played_at),
+        },
+    }
+    if owner_view:
+        out["validation_log"] = version.validation_log
+    return out
+
+
+def bot_summary(bot: Bot, owner_view: bool) -> dict:
+    return {
+        "id": bot.id,
+        "name": bot.name,
+        "game": bot.game,
+        "owner": bot.owner.username,
+        "created_at": iso(bot.created_at),
+        "retired": bot.retired_at is not None,
+        "versions": [version_summary(v, owner_view) for v in bot.versions],
+    }
+
+
+def rating_history(session: Session, bot_id: int) -> list[dict]:
+    """The bot's ratings after each rated match, oldest first, across its versions."""
+    rows = session.execute(
+        select(RatingHistory, BotVersion.number)
+        .join(BotVersion, RatingHistory.version_id == BotVersion.id)
+        .where(BotVersion.bot_id == bot_id)
+        .order_by(RatingHistory.id.desc())
+        .limit(HISTORY_POINTS)
+    ).all()
+    return [
+        {
+            "match_id": h.match_id,
+            "version": number,
+            "mu": round(h.mu, 3),
+            "sigma": round(h.sigma, 3),
+            "skill": round(h.skill, 3),
+            "at": iso(h.recorded_at),
+        }
+        for h, number in reversed(rows)
+    ]
+
+
+def bot_record(session: Session, bot_id: int) -> dict:
+    """Games finished, wins (rank 1) and mean rank, over all the bot's versions."""
+    games, wins, mean_rank = session.execute(
+        select(
+            func.count(MatchSeat.id),
+            func.coalesce(func.sum(case((MatchSeat.rank == 1, 1), else_=0)), 0),
+            func.avg(MatchSeat.rank),
+        )
+        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .where(BotVersion.bot_id == bot_id, MatchSeat.rank.is_not(None))
+    ).one()
+    return {
+        "games": games,
+        "wins": wins,
+        "mean_rank": None if mean_rank is None else round(mean_rank, 2),
+    }
+
+
+def head_to_head(session: Session, bot_id: int) -> list[dict]:
+    """Against each opponent bot: shared matches and how often this bot finished ahead."""
+    mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
+    my_version, their_version = aliased(BotVersion), aliased(BotVersion)
+    met = func.count(theirs.id).label("met")
+    rows = session.execute(
+        select(
+            Bot.id,
+            Bot.name,
+            User.username,
+            met,
+            func.sum(case((mine.rank < theirs.rank, 1), else_=0)),
+            func.sum(case((mine.rank > theirs.rank, 1), else_=0)),
+            func.sum(case((mine.rank == theirs.rank, 1), else_=0)),
+        )
+        .select_from(mine)
+        .join(my_version, mine.version_id == my_version.id)
+        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.seat != mine.seat))
+        .join(their_version, theirs.version_id == their_version.id)
+        .join(Bot, their_version.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(my_version.bot_id == bot_id, mine.rank.is_not(None), Bot.id != bot_id)
+        .group_by(Bot.id, Bot.name, User.username)
+        .order_by(met.desc(), Bot.id)
+        .limit(HEAD_TO_HEAD_ROWS)
+    ).all()
+    return [
+        {
+            "bot_id": b,
+            "bot": name,
+            "owner": owner,
+            "matches": n,
+            "ahead": a,
+            "behind": be,
+            "tied": t,
+        }
+        for b, name, owner, n, a, be, t in rows
+    ]
+
+
+def _seat_rows(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
+    """Public facts of the seats of these matches, by match."""
+    rows = session.execute(
+        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, User.username)
+        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(MatchSeat.match_id.in_(match_ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    ).all()
+    by_match: dict[int, list[dict]] = {m: [] for m in match_ids}
+    for seat, number, b, name, owner in rows:
+        change = None
+        if seat.mu_after is not None and seat.mu_before is not None:
+            change = round(
+                ratings.conservative(seat.mu_after, seat.sigma_after)
+                - ratings.conservative(seat.mu_before, seat.sigma_before),
+                3,
+            )
+        by_match[seat.match_id].append(
+            {
+                "seat": seat.seat,
+                "bot_id": b,
+                "bot": name,
+                "owner": owner,
+                "version_id": seat.version_id,
+                "version": number,
+                "status": seat.status,
+                "rank": seat.rank,
+                "score": seat.score,
+                "error": seat.error,
+                "mu_before": seat.mu_before,
+                "mu_after": seat.mu_after,
+                "sigma_before": seat.sigma_before,
+                "sigma_after": seat.sigma_after,
+                "skill_change": change,
+            }
+        )
+    return by_match
+
+
+def match_summary(match: Match, seats: list[dict]) -> dict:
+    return {
+        "id": match.id,
+        "game": match.game,
+        "seed": match.seed,
+        "players": match.players,
+        "ranked": match.ranked,
+        "state": match.state,
+        "created_at": iso(match.created_at),
+        "started_at": iso(match.started_at),
+        "finished_at": iso(match.finished_at),
+        "engine_version": match.engine_version,
+        "has_replay": match.replay_path is not None,
+        "seats": seats,
+    }
+
+
+def match_list(
+    session: Session, page: int, per_page: int, game: str | None = None, bot_id: int | None = None
+) -> dict:
+    """Matches newest first, optionally of one game or with one bot."""
+    query = select(Match.id)
+    if game:
+        query = query.where(Match.game == game)
+    if bot_id is not None:
+        with_bot = (
+            select(MatchSeat.match_id)
+            .join(BotVersion, MatchSeat.version_id == BotVersion.id)
+            .where(BotVersion.bot_id == bot_id)
+        )
+        query = query.where(Match.id.in_(with_bot))
+    total = session.scalar(select(func.count()).select_from(query.subquery()))
+    ids = session.scalars(
+        query.order_by(Match.id.desc()).limit(per_page).offset((page - 1) * per_page)
+    ).all()
+    found = {m.id: m for m in session.scalars(select(Match).where(Match.id.in_(ids)))}
+    seats = _seat_rows(session, list(ids))
+    return {
+        **_pages(total, page, per_page),
+        "matches": [match_summary(found[i], seats[i]) for i in ids],
+    }
+
+
+def match_detail(session: Session, match: Match) -> dict:
+    return match_summary(match, _seat_rows(session, [match.id])[match.id])

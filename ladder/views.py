@@ -1,0 +1,35 @@
+"""Binds the site's blueprints, the login loader and template helpers to an app."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+import engine
+from ladder.extensions import db, login_manager
+from ladder.models import User
+
+
+def register(app: Flask) -> None:
+    from ladder.accounts.routes import bp as accounts
+    from ladder.boards.routes import bp as boards
+    from ladder.botpages.routes import bp as botpages
+    from ladder.matchpages.routes import bp as matchpages
+
+    for blueprint in (accounts, boards, botpages, matchpages):
+        app.register_blueprint(blueprint)
+
+    @login_manager.user_loader
+    def _load(user_id: str):
+        return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+
+    @app.context_processor
+    def _globals():
+        return {"game_names": engine.game_names()}
+
+    @app.template_filter("when")
+    def _when(value: str | None) -> str:
+        return "—" if not value else value.replace("T", " ").removesuffix("Z")
+
+    @app.template_filter("num")
+    def _num(value, places: int = 2) -> str:
+        return "—" if value is None else f"{value:.{places}f}"

@@ -1,0 +1,323 @@
+"""The web site: accounts, CSRF, uploads, pages, access rules, escaping, errors."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+
+import pytest
+from sqlalchemy import func, select
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
+
+from ladder.models import BotVersion, Match
+from ladder.services import bots, matches
+from tests.unit.web.conftest import BOT_SOURCE, csrf_token, login, make_active_bot, make_user
+from tests.unit.web.test_services import outcome_for
+
+
+def upload(client, name="racer", data=BOT_SOURCE, filename="bot.py", game="toyrace"):
+    token = csrf_token(client, "/bots/upload")
+    fields = {
+        "game": game,
+        "name": name,
+        "file": FileStorage(io.BytesIO(data), filename),
+        "csrf_token": token,
+    }
+    # Encoded here, in memory: the test client's own encoder leaks a temp file for large bodies.
+    boundary, body = encode_multipart(fields)
+    return client.post(
+        "/bots/upload", data=body, content_type=f"multipart/form-data; boundary={boundary}"
+    )
+
+
+def fetch(client, url):
+    """GET a file response and close it (send_file streams from an open file)."""
+    with client.get(url) as response:
+        return response.status_code, response.mimetype, response.get_data()
+
+
+@pytest.fixture
+def logged_in(client, alice):
+    assert login(client).status_code == 302
+    return client
+
+
+# -- accounts and CSRF ------------------------------------------------------
+def test_register_logs_in_and_shows_name(client):
+    token = csrf_token(client, "/register")
+    form = {
+        "username": "dora",
+        "password": "seaworthy",
+        "confirm": "seaworthy",
+        "csrf_token": token,
+    }
+    assert client.post("/register", data=form).status_code == 302
+    assert "Log out dora" in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"username": "dora", "password": "seaworthy", "confirm": "other one"}, "passwords differ"),
+        ({"username": "d", "password": "seaworthy", "confirm": "seaworthy"}, "between 3 and 40"),
+        ({"username": "alice", "password": "seaworthy", "confirm": "seaworthy"}, "is taken"),
+        ({"username": "a b c", "password": "seaworthy", "confirm": "seaworthy"}, "username is 3"),
+    ],
+)
+def test_register_refusals_are_explained(client, alice, form, message):
+    form["csrf_token"] = csrf_token(client, "/register")
+    response = client.post("/register", data=form)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_wrong_password_is_refused(client, alice):
+    response = login(client, password="not the one")
+    assert response.status_code == 400
+    assert "wrong username or password" in response.get_data(as_text=True)
+
+
+def test_every_form_post_without_csrf_is_refused(client, alice, session, config):
+    version = make_active_bot(session, config, alice)
+    login(client)
+    for url in (
+        "/login",
+        "/register",
+        "/logout",
+        "/bots/upload",
+        "/account/tokens",
+        f"/bots/{version.bot_id}/retire",
+        "/challenges",
+        "/account/tokens/1/revoke",
+    ):
+        response = client.post(url, data={"name": "x"})
+        assert response.status_code == 400, url
+        assert "form expired" in response.get_data(as_text=True)
+
+
+def test_login_next_is_never_an_open_redirect(client, alice):
+    token = csrf_token(client, "/login")
+    form = {"username": "alice", "password": "correct horse", "csrf_token": token}
+    response = client.post("/login?next=//evil.example/x", data=form)
+    assert response.headers["Location"] == "/"
+
+
+def test_logout(logged_in):
+    token = csrf_token(logged_in, "/account/tokens")
+    logged_in.post("/logout", data={"csrf_token": token})
+    assert logged_in.get("/bots/mine").status_code == 302
+
+
+def test_pages_that_need_login_redirect(client):
+    for url in ("/bots/upload", "/bots/mine", "/account/tokens"):
+        response = client.get(url)
+        assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_tokens_page_shows_token_once(logged_in):
+    token = csrf_token(logged_in, "/account/tokens")
+    page = logged_in.post("/account/tokens", data={"name": "ci", "csrf_token": token})
+    text = page.get_data(as_text=True)
+    assert "shown only now" in text and "tw_" in text
+    again = logged_in.get("/account/tokens").get_data(as_text=True)
+    assert "shown only now" not in again and "ci" in again
+
+
+# -- uploads ----------------------------------------------------------------
+def test_upload_creates_pending_version(logged_in, session):
+    response = upload(logged_in)
+    assert response.status_code == 302
+    page = logged_in.get(response.headers["Location"]).get_data(as_text=True)
+    assert "racer" in page and "pending" in page
+
+
+@pytest.mark.parametrize(
+    ("filename", "data", "status", "message"),
+    [
+        ("bot.txt", BOT_SOURCE, 400, "upload a .py file"),
+        ("bot.py", b"print(1)\n", 400, "does not define act"),
+        ("bot.zip", b"PK not really", 400, "not a readable zip"),
+    ],
+)
+def test_bad_upload_is_explained_and_not_stored(
+    logged_in, session, filename, data, status, message
+):
+    response = upload(logged_in, data=data, filename=filename)
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert session.scalar(select(func.count(BotVersion.id))) == 0
+
+
+def test_oversized_upload_gets_friendly_413(logged_in, app, session):
+    # A raw body: the length alone must be enough to refuse it, unread.
+    big = b"#" * (app.config["MAX_CONTENT_LENGTH"] + 10)
+    response = logged_in.post(
+        "/bots/upload", data=big, content_type="multipart/form-data; boundary=zz"
+    )
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+    assert session.scalar(select(func.count(BotVersion.id))) == 0
+
+
+def test_upload_over_bot_limit_but_under_request_limit(logged_in, app, session):
+    data = b"def act(v, l):\n    return l[0]\n" + b"#" * app.config["MAX_BOT_BYTES"]
+    response = upload(logged_in, data=data)
+    assert response.status_code == 400
+    assert "larger than the limit" in response.get_data(as_text=True)
+
+
+def test_upload_rate_limit_answers_429(logged_in, app):
+    app.config["UPLOADS_PER_HOUR"] = 1
+    assert upload(logged_in).status_code == 302
+    response = upload(logged_in)
+    assert response.status_code == 429
+    assert "at most 1 uploads an hour" in response.get_data(as_text=True)
+
+
+# -- bot pages, access, escaping --------------------------------------------
+def test_script_names_render_as_text(client, session, config, alice):
+    version = make_active_bot(session, config, alice, name="<script>alert(1)</script>")
+    for url in (f"/bots/{version.bot_id}", "/leaderboard/toyrace", "/"):
+        text = client.get(url).get_data(as_text=True)
+        assert "<script>alert(1)" not in text, url
+        assert "&lt;script&gt;alert(1)" in text, url
+
+
+def test_owner_sees_log_and_code_others_do_not(client, session, config, alice, bob):
+    version = make_active_bot(session, config, alice)
+    version.validation_log = "secret log line"
+    session.commit()
+    login(client, "bob")
+    page = client.get(f"/bots/{version.bot_id}").get_data(as_text=True)
+    assert "secret log line" not in page and "download" not in page
+    assert client.get(f"/versions/{version.id}/download").status_code == 403
+    client.post("/logout", data={"csrf_token": csrf_token(client, "/account/tokens")})
+    login(client, "alice")
+    page = client.get(f"/bots/{version.bot_id}").get_data(as_text=True)
+    assert "secret log line" in page
+    assert fetch(client, f"/versions/{version.id}/download")[::2] == (200, BOT_SOURCE)
+
+
+def test_retire_through_the_site(logged_in, session, config, alice, bob):
+    mine = make_active_bot(session, config, alice)
+    theirs = make_active_bot(session, config, bob)
+    token = csrf_token(logged_in, f"/bots/{mine.bot_id}")
+    response = logged_in.post(f"/bots/{theirs.bot_id}/retire", data={"csrf_token": token})
+    assert response.status_code == 403
+    logged_in.post(f"/bots/{mine.bot_id}/retire", data={"csrf_token": token})
+    session.expire_all()
+    assert session.get(BotVersion, mine.id).state == "retired"
+    assert "This bot is retired" in logged_in.get(f"/bots/{mine.bot_id}").get_data(as_text=True)
+
+
+def test_bot_page_shows_history_and_head_to_head(client, session, config, alice, bob):
+    a = make_active_bot(session, config, alice, name="anchor")
+    b = make_active_bot(session, config, bob, name="boatswain")
+    for ranks in ([1, 2], [1, 2], [2, 1]):
+        match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+        matches.record_match(session, config, match.id, outcome_for(match, ranks))
+    page = client.get(f"/bots/{a.bot_id}").get_data(as_text=True)
+    assert "<polyline" in page
+    assert "over the last 3 rated matches" in page
+    row = page.split("boatswain</a>")[1].split("</tr>")[0]
+    assert [cell.split(">")[-1] for cell in row.split("</td>")[1:5]] == ["bob", "3", "2", "1"]
+    assert "Finished matches: 3 · wins: 2" in page
+
+
+def test_leaderboard_orders_by_skill_and_paginates(client, app, session, config, alice):
+    app.config["PAGE_SIZE"] = 2
+    versions = [make_active_bot(session, config, alice, name=f"bot{i}") for i in range(3)]
+    match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
+    matches.record_match(session, config, match.id, outcome_for(match, [3, 1, 2]))
+    first = client.get("/leaderboard/toyrace").get_data(as_text=True)
+    assert first.index("bot1") < first.index("bot2") and "bot0" not in first
+    assert "Page 1 of 2" in first
+    second = client.get("/leaderboard/toyrace?page=2").get_data(as_text=True)
+    assert "bot0" in second
+    assert client.get("/leaderboard?game=toyrace").headers["Location"] == "/leaderboard/toyrace"
+    assert client.get("/leaderboard/toyrace?page=zero").status_code == 400
+
+
+def test_game_page_has_api_example_and_starter_link(client, config, tmp_path):
+    assert "No starter bot" in client.get("/games/toyrace").get_data(as_text=True)
+    starter = tmp_path / "starter" / "toyrace"
+    starter.mkdir(parents=True)
+    (starter / "bot.py").write_text("def act(view, legal):\n    return legal[0]\n")
+    page = client.get("/games/toyrace").get_data(as_text=True)
+    assert "def act(view: dict, legal: list[dict])" in page
+    assert "&#34;add&#34;: 1" in page or "&quot;add&quot;: 1" in page or '"add": 1' in page
+    assert "/games/toyrace/starter/bot.py" in page
+    assert fetch(client, "/games/toyrace/starter/bot.py")[2].startswith(b"def act")
+    assert client.get("/games/chess").status_code == 404
+
+
+# -- matches ----------------------------------------------------------------
+def test_match_page_stderr_for_owner_only_and_replay(client, session, config, alice, bob):
+    a = make_active_bot(session, config, alice)
+    b = make_active_bot(session, config, bob)
+    match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    outcome = outcome_for(match, [1, 2], statuses=["ok", "crash"])
+    matches.record_match(session, config, match.id, outcome)
+    public = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "stderr of seat" not in public and "crash" in public
+    login(client, "bob")
+    own = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "stderr of seat 1" in own and "stderr of seat 0" not in own
+    status, mimetype, data = fetch(client, f"/matches/{match.id}/replay.json.gz")
+    assert (status, mimetype) == (200, "application/gzip")
+    assert json.loads(gzip.decompress(data)) == outcome["replay"]
+    listing = client.get("/matches?game=toyrace").get_data(as_text=True)
+    assert f"#{match.id}" in listing
+
+
+def test_queued_match_has_no_replay(client, session, config, alice, bob):
+    a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
+    match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    assert client.get(f"/matches/{match.id}/replay.json.gz").status_code == 404
+    assert client.get("/matches?bot=x").status_code == 400
+
+
+def test_challenge_through_the_bot_page(logged_in, session, config, alice, bob):
+    mine = make_active_bot(session, config, alice)
+    theirs = make_active_bot(session, config, bob, name="<b>bold</b>")
+    page = logged_in.get(f"/bots/{mine.bot_id}").get_data(as_text=True)
+    assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold" not in page
+    token = csrf_token(logged_in, f"/bots/{mine.bot_id}")
+    form = {
+        "csrf_token": token,
+        "version_id": str(mine.id),
+        "opponents": [str(theirs.id)],
+        "seed": "5",
+    }
+    response = logged_in.post("/challenges", data=form)
+    assert response.status_code == 302
+    match = session.scalar(select(Match))
+    assert (match.ranked, match.seed, match.state) == (False, 5, "queued")
+    bad = dict(form, opponents=["999"])
+    followed = logged_in.post("/challenges", data=bad, follow_redirects=True)
+    assert "Challenge not started: " in followed.get_data(as_text=True)
+    other = dict(form, version_id=str(theirs.id), opponents=[str(mine.id)])
+    assert logged_in.post("/challenges", data=other).status_code == 403
+
+
+# -- error pages ------------------------------------------------------------
+def test_friendly_error_pages(client, app):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret stack detail")
+
+    missing = client.get("/no/such/page")
+    assert missing.status_code == 404 and "There is nothing here" in missing.get_data(as_text=True)
+    crash = client.get("/boom")
+    text = crash.get_data(as_text=True)
+    assert crash.status_code == 500 and "Something went wrong" in text
+    assert "secret stack detail" not in text and "Traceback" not in text
+    assert client.get("/bots/999").status_code == 404
+
+
+def test_pending_bot_is_not_on_the_leaderboard(client, session, config, alice):
+    bots.upload_version(session, config, alice, "toyrace", "waiting", "bot.py", BOT_SOURCE)
+    make_user(session, "other")
+    assert "waiting" not in client.get("/leaderboard/toyrace").get_data(as_text=True)
