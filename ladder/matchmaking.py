@@ -1,0 +1,128 @@
+"""Ladder matchmaking: choose the bots for one table. Pure: no database, no global random.
+
+A table starts from a seed bot, drawn with a bias towards bots that have played
+the fewest games, so new versions get rated quickly. The other seats go to bots
+whose μ lies inside a random window around the seed's: close games tell
+TrueSkill the most, and the random width keeps some variety. Seats prefer bots
+of owners not yet at the table. House bots are ordinary ladder members that are
+never busy: they may sit at any number of tables at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from ladder.ratings import BETA
+
+# The window's half-width is this many "spreads" (see `_spread`), drawn uniformly.
+WINDOW_RANGE = (0.5, 2.0)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One active bot version as matchmaking sees it."""
+
+    version_id: int
+    owner_id: int
+    mu: float
+    sigma: float
+    games: int
+    house: bool = False
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.mu) and math.isfinite(self.sigma)) or self.sigma <= 0:
+            raise ValueError(
+                f"version {self.version_id}: μ must be finite and σ finite and positive, "
+                f"not μ={self.mu!r} σ={self.sigma!r}"
+            )
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 0:
+            raise ValueError(
+                f"version {self.version_id}: games must be a count, not {self.games!r}"
+            )
+
+
+def make_table(
+    candidates: Sequence[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    busy: Collection[int] = (),
+) -> list[int] | None:
+    """Version ids for one table in seat order, or None when too few bots can play.
+
+    `busy` holds version ids already at a table; they sit this one out unless
+    they are house bots.
+    """
+    _check_players(min_players, max_players)
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    _check_unique(candidates)
+    eligible = [c for c in candidates if c.house or c.version_id not in busy]
+    if len(eligible) < min_players:
+        return None
+    size = rng.randint(min_players, min(max_players, len(eligible)))
+    seed = _pick_seed(eligible, rng)
+    others = [c for c in eligible if c.version_id != seed.version_id]
+    table = [seed, *_fill(seed, others, size - 1, rng)]
+    rng.shuffle(table)  # no bot keeps the first seat just for being the seed
+    return [c.version_id for c in table]
+
+
+def _check_players(min_players: int, max_players: int) -> None:
+    for value in (min_players, max_players):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"player counts must be integers, not {value!r}")
+    if min_players < 2:
+        raise ValueError(f"a rated table needs at least two seats, not {min_players}")
+    if max_players < min_players:
+        raise ValueError(f"max_players {max_players} is below min_players {min_players}")
+
+
+def _check_unique(candidates: Sequence[Candidate]) -> None:
+    seen: set[int] = set()
+    for c in candidates:
+        if c.version_id in seen:
+            raise ValueError(f"version {c.version_id} is listed twice")
+        seen.add(c.version_id)
+
+
+def _pick_seed(eligible: list[Candidate], rng: random.Random) -> Candidate:
+    """A bot drawn with weight 1 / (1 + games beyond the fewest anyone has played)."""
+    fewest = min(c.games for c in eligible)
+    weights = [1.0 / (1 + c.games - fewest) for c in eligible]
+    return rng.choices(eligible, weights=weights)[0]
+
+
+def _spread(seed: Candidate) -> float:
+    """How far apart μ may be and still make a close game: wider while the seed is unsure."""
+    return math.hypot(BETA, seed.sigma)
+
+
+def _fill(
+    seed: Candidate, others: list[Candidate], seats: int, rng: random.Random
+) -> list[Candidate]:
+    """`seats` bots near the seed's μ, from owners not yet seated where the ladder allows."""
+    owners_elsewhere = {c.owner_id for c in others} - {seed.owner_id}
+    wanted_owners = min(seats, len(owners_elsewhere))
+    half = rng.uniform(*WINDOW_RANGE) * _spread(seed)
+    while True:
+        inside = [c for c in others if abs(c.mu - seed.mu) <= half]
+        new_owners = {c.owner_id for c in inside} - {seed.owner_id}
+        if len(inside) >= seats and len(new_owners) >= wanted_owners:
+            break
+        half *= 2  # too few fit: widen; ends once the window holds every bot
+    rng.shuffle(inside)
+    chosen: list[Candidate] = []
+    seated_owners = {seed.owner_id}
+    for c in inside:  # first pass: one bot per owner not yet at the table
+        if len(chosen) < seats and c.owner_id not in seated_owners:
+            chosen.append(c)
+            seated_owners.add(c.owner_id)
+    taken = {c.version_id for c in chosen}
+    for c in inside:  # then any bot in the window, owners repeated
+        if len(chosen) < seats and c.version_id not in taken:
+            chosen.append(c)
+    return chosen
