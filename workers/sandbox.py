@@ -79,27 +79,26 @@ def runtime(unsafe: bool = False) -> Runtime:
             file=sys.stderr,
         )
         return Runtime(python, None, False)
-    return Runtime(python, bwrap, _unprivileged_works(bwrap, python))
+    if os.geteuid() == 0 and _probe(bwrap, python, UID_BASE - 1) is None:
+        return Runtime(python, bwrap, True)
+    # Not root, or root where unprivileged user namespaces are off: bwrap runs as
+    # we are (as root RLIMIT_NPROC cannot bind, the other limits still do).
+    error = _probe(bwrap, python, None)
+    if error is not None:
+        raise SandboxUnavailable(f"bwrap cannot start a sandbox on this machine: {error}")
+    return Runtime(python, bwrap, os.geteuid() != 0)
 
 
 @functools.cache
-def _unprivileged_works(bwrap: str, python: str) -> bool:
-    """Whether bwrap can run as a non-root uid here (needs unprivileged user namespaces)."""
-    if os.geteuid() != 0:
-        return True
+def _probe(bwrap: str, python: str, uid: int | None) -> str | None:
+    """Start an empty sandbox as `uid` (None: as we are); None if it works, else why not."""
     probe = [bwrap, *_namespace_args(), *_runtime_binds(python), "--", python, "-S", "-c", ""]
+    ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     try:
-        done = subprocess.run(
-            probe,
-            capture_output=True,
-            timeout=10,
-            user=UID_BASE - 1,
-            group=UID_BASE - 1,
-            extra_groups=[],
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=10, **ids)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    return None if done.returncode == 0 else done.stderr.strip() or f"exit {done.returncode}"
 
 
 def _namespace_args() -> list[str]:

@@ -228,3 +228,16 @@ def test_save_replay_one_file_or_a_directory(tmp_path):
     assert json.loads((tmp_path / "r.json").read_text())["seed"] == 4
     save_replay(tmp_path / "many", outcome(5, ["a"], [1], ["ok"]), several=True)
     assert json.loads((tmp_path / "many" / "seed-5.json").read_text())["seed"] == 5
+
+
+def test_a_bwrap_that_cannot_make_namespaces_is_refused_with_its_reason(monkeypatch, tmp_path):
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: str(fake))
+    sandbox._probe.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable, match="No permissions to create new namespace"):
+            sandbox.runtime()
+    finally:
+        sandbox._probe.cache_clear()
