@@ -24,6 +24,16 @@ from pathlib import Path
 from workers.limits import Limits
 
 SDK_NAME = "tradewinds_sdk.py"
+
+
+def sdk_entry(sdk_dir: str) -> str:
+    """`python -c` code that imports the SDK from `sdk_dir`, so its cached bytecode is used."""
+    module = SDK_NAME.removesuffix(".py")
+    return (
+        f"import sys; sys.path.insert(0, {sdk_dir!r}); import {module}; sys.exit({module}.main())"
+    )
+
+
 # Exit codes of bots/sdk.py (kept in step with it; the SDK imports nothing of ours).
 EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
 # Outer uids for sandboxes when the runner is root: one per process and seat,
@@ -134,12 +144,12 @@ def bwrap_command(rt: Runtime, sdk: str, bot_dir: str, limits: Limits) -> list[s
         *_runtime_binds(rt.python),
         "--proc", "/proc", "--dev", "/dev",
         "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp",
-        "--ro-bind", sdk, f"/sdk/{SDK_NAME}",
+        "--ro-bind", os.path.dirname(sdk), "/sdk",
         "--ro-bind", bot_dir, "/bot",
         # The root is bwrap's own tmpfs: read-only too, so /tmp is the only writable place.
         "--remount-ro", "/",
         "--chdir", "/tmp",
-        "--", rt.python, "-I", "-S", "-B", f"/sdk/{SDK_NAME}", "--rlimits", rlimits(limits),
+        "--", rt.python, "-I", "-S", "-B", "-c", sdk_entry("/sdk"), "--rlimits", rlimits(limits),
         "/bot",
     ]  # fmt: skip
 
@@ -170,7 +180,18 @@ class BotProcess:
         self._group: int | None = None  # the bot's process group, found at the first pause
         self._sandboxed = rt.bwrap is not None
         if rt.bwrap is None:
-            command = [rt.python, "-I", "-S", "-B", sdk, "--rlimits", rlimits(limits), bot_dir]
+            entry = sdk_entry(os.path.dirname(sdk))
+            command = [
+                rt.python,
+                "-I",
+                "-S",
+                "-B",
+                "-c",
+                entry,
+                "--rlimits",
+                rlimits(limits),
+                bot_dir,
+            ]
             env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
             cwd = bot_dir
         else:
