@@ -26,6 +26,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from ladder import api, errors, views
 
+    views.register_converters(app)
     views.register(app)
     api.register(app)
     errors.register(app)

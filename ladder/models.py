@@ -33,6 +33,7 @@ NAMING = {
 
 VERSION_STATES = ("pending", "validating", "active", "failed", "retired")
 MATCH_STATES = ("queued", "running", "finished", "failed")
+MAX_ID = 2**31 - 1  # ids are 32-bit integers in PostgreSQL
 SEAT_STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
 
 

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 import engine
 from ladder.extensions import db, login_manager
-from ladder.models import User
+from ladder.models import MAX_ID, User
+
+
+class IdConverter(IntegerConverter):
+    """A row id: 1 to 2**31 - 1, so a huge number in a URL is a 404, not a database error."""
+
+    def __init__(self, url_map) -> None:
+        super().__init__(url_map, min=1, max=MAX_ID)
+
+
+def register_converters(app: Flask) -> None:
+    app.url_map.converters["id"] = IdConverter
 
 
 def register(app: Flask) -> None:

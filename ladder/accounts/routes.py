@@ -82,7 +82,7 @@ def tokens():
     ), status
 
 
-@bp.post("/account/tokens/<int:token_id>/revoke")
+@bp.post("/account/tokens/<id:token_id>/revoke")
 @login_required
 def revoke(token_id: int):
     form = EmptyForm()

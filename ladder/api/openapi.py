@@ -6,7 +6,7 @@ response that drifts from this document fails the tests.
 
 from __future__ import annotations
 
-from ladder.models import MATCH_STATES, SEAT_STATUSES, VERSION_STATES
+from ladder.models import MATCH_STATES, MAX_ID, SEAT_STATUSES, VERSION_STATES
 
 
 def _nullable(kind: str, **extra) -> dict:
@@ -191,12 +191,13 @@ PAGING = [
     _query("page", {"type": "integer", "minimum": 1, "maximum": 1_000_000}, "page number"),
     _query("per_page", {"type": "integer", "minimum": 1, "maximum": 100}, "rows a page"),
 ]
-ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 BEARER = [{"bearer": []}]
 
 
-def document() -> dict:
-    """The whole OpenAPI document."""
+def document(games: list[str]) -> dict:
+    """The whole OpenAPI document for a site that plays `games`."""
+    game = {"type": "string", "enum": games} if games else {"type": "string"}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -222,7 +223,7 @@ def document() -> dict:
                 "get": {
                     "operationId": "leaderboard",
                     "summary": "Active bots of a game by skill (μ − 3σ)",
-                    "parameters": [_path("game", {"type": "string"}), *PAGING],
+                    "parameters": [_path("game", game), *PAGING],
                     "responses": {"200": _json("Leaderboard", "one page"), **_errors(400, 404)},
                 }
             },
@@ -257,7 +258,7 @@ def document() -> dict:
                                     "type": "object",
                                     "required": ["game", "name", "file"],
                                     "properties": {
-                                        "game": {"type": "string"},
+                                        "game": game,
                                         "name": {"type": "string", "minLength": 1, "maxLength": 60},
                                         "file": {
                                             "type": "string",
@@ -281,7 +282,7 @@ def document() -> dict:
                     "summary": "Matches, newest first",
                     "parameters": [
                         *PAGING,
-                        _query("game", {"type": "string"}, "only this game"),
+                        _query("game", game, "only this game"),
                         _query("bot", ID, "only matches with this bot"),
                     ],
                     "responses": {"200": _json("MatchList", "one page"), **_errors(400)},

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, request, send_file
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 import engine
 from ladder.api.openapi import document
 from ladder.boards.games import game_info
 from ladder.extensions import db
+from ladder.models import MAX_ID
 from ladder.services import accounts, bots, matches, queries, storage
 from ladder.services.errors import NotFound, ServiceError
 
@@ -70,7 +71,7 @@ def _game(name: str) -> str:
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(document())
+    return jsonify(document(engine.game_names()))
 
 
 @bp.get("/games")
@@ -84,14 +85,14 @@ def leaderboard(game: str):
     return jsonify(queries.leaderboard(db.session, _game(game), page, per_page))
 
 
-@bp.get("/bots/<int:bot_id>")
+@bp.get("/bots/<id:bot_id>")
 def bot(bot_id: int):
     found = bots.get_bot(db.session, bot_id)
     user = _token_user()
     return jsonify(queries.bot_summary(found, user is not None and user.id == found.owner_id))
 
 
-@bp.get("/versions/<int:version_id>")
+@bp.get("/versions/<id:version_id>")
 def version(version_id: int):
     found = bots.get_version(db.session, version_id)
     user = _token_user()
@@ -124,16 +125,16 @@ def match_list():
     game = request.args.get("game") or None
     if game is not None and game not in engine.game_names():
         raise ServiceError(f"unknown game {game!r}")
-    bot_id = _int_arg("bot", 0, 1, 2**63 - 1) if "bot" in request.args else None
+    bot_id = _int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None
     return jsonify(queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id))
 
 
-@bp.get("/matches/<int:match_id>")
+@bp.get("/matches/<id:match_id>")
 def match(match_id: int):
     return jsonify(queries.match_detail(db.session, matches.get_match(db.session, match_id)))
 
 
-@bp.get("/matches/<int:match_id>/replay")
+@bp.get("/matches/<id:match_id>/replay")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
     if found.replay_path is None:
@@ -141,7 +142,12 @@ def replay(match_id: int):
     path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
     if not path.exists():
         raise NotFound(f"the replay of match {match_id} is missing")
-    return send_file(path, mimetype="application/gzip", download_name=f"match-{found.id}.json.gz")
+    # Read whole (replays are small) so no file handle outlives the request.
+    return Response(
+        path.read_bytes(),
+        mimetype="application/gzip",
+        headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
+    )
 
 
 @bp.post("/challenges")

@@ -75,7 +75,7 @@ def mine():
     return render_template("bots/mine.html", bots=rows)
 
 
-@bp.get("/bots/<int:bot_id>")
+@bp.get("/bots/<id:bot_id>")
 def bot(bot_id: int):
     found = bots.get_bot(db.session, bot_id)
     owner_view = current_user.is_authenticated and current_user.id == found.owner_id
@@ -98,7 +98,7 @@ def bot(bot_id: int):
     )
 
 
-@bp.post("/bots/<int:bot_id>/retire")
+@bp.post("/bots/<id:bot_id>/retire")
 @login_required
 def retire(bot_id: int):
     form = EmptyForm()
@@ -108,7 +108,7 @@ def retire(bot_id: int):
     return redirect(url_for("botpages.bot", bot_id=bot_id))
 
 
-@bp.get("/versions/<int:version_id>/download")
+@bp.get("/versions/<id:version_id>/download")
 @login_required
 def download(version_id: int):
     version = bots.get_version(db.session, version_id)

@@ -62,7 +62,7 @@ def match_list():
     return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
 
 
-@bp.get("/matches/<int:match_id>")
+@bp.get("/matches/<id:match_id>")
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
     detail = queries.match_detail(db.session, found)
@@ -75,7 +75,7 @@ def match(match_id: int):
     return render_template("matches/match.html", match=detail, own_stderr=own_stderr)
 
 
-@bp.get("/matches/<int:match_id>/replay.json.gz")
+@bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
     if found.replay_path is None:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ladder.models import ApiToken, User, utcnow
+from ladder.models import MAX_ID, ApiToken, User, utcnow
 from ladder.services.errors import Conflict, NotFound, ServiceError
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
@@ -62,7 +62,7 @@ def create_token(session: Session, user: User, name: str) -> tuple[ApiToken, str
 
 def revoke_token(session: Session, user: User, token_id: int) -> None:
     """Revoke one of `user`'s tokens (another user's token is simply not found)."""
-    token = session.get(ApiToken, token_id)
+    token = session.get(ApiToken, token_id) if 1 <= token_id <= MAX_ID else None
     if token is None or token.user_id != user.id:
         raise NotFound("no such token")
     token.revoked = True

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder import dispatch, ratings
-from ladder.models import Bot, BotVersion, Rating, User, utcnow
+from ladder.models import MAX_ID, Bot, BotVersion, Rating, User, utcnow
 from ladder.services import storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.uploads import BadUpload, Limits, check_bot_file
@@ -28,15 +28,20 @@ def check_game(name: str) -> str:
     return name
 
 
+def valid_id(value) -> bool:
+    """A possible row id (anything else cannot exist, and must not reach the database)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
+
+
 def get_bot(session: Session, bot_id: int) -> Bot:
-    bot = session.get(Bot, bot_id)
+    bot = session.get(Bot, bot_id) if valid_id(bot_id) else None
     if bot is None:
         raise NotFound(f"no bot {bot_id}")
     return bot
 
 
 def get_version(session: Session, version_id: int) -> BotVersion:
-    version = session.get(BotVersion, version_id)
+    version = session.get(BotVersion, version_id) if valid_id(version_id) else None
     if version is None:
         raise NotFound(f"no bot version {version_id}")
     return version

@@ -26,14 +26,14 @@ from ladder.models import (
     utcnow,
 )
 from ladder.services import storage
-from ladder.services.bots import check_game
+from ladder.services.bots import check_game, get_version, valid_id
 from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError
 
 MAX_SEED = 2**31 - 1
 
 
 def get_match(session: Session, match_id: int) -> Match:
-    match = session.get(Match, match_id)
+    match = session.get(Match, match_id) if valid_id(match_id) else None
     if match is None:
         raise NotFound(f"no match {match_id}")
     return match
@@ -66,6 +66,9 @@ def create_match(
         spec.new_game(len(version_ids), seed=seed, options=options)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
+    for vid in version_ids:
+        if not valid_id(vid):
+            raise NotFound(f"no bot version {vid}")
     versions = {
         v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(version_ids)))
     }
@@ -102,9 +105,7 @@ def create_challenge(
     seed: int | None = None,
 ) -> Match:
     """An unrated match between the user's own active version and chosen opponents."""
-    version = session.get(BotVersion, version_id)
-    if version is None:
-        raise NotFound(f"no bot version {version_id}")
+    version = get_version(session, version_id)
     if version.bot.owner_id != user.id:
         raise Forbidden("you can only challenge with your own bot")
     if not opponent_ids:

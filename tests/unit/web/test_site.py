@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
+import engine
 from ladder.models import BotVersion, Match
 from ladder.services import bots, matches
 from tests.unit.web.conftest import BOT_SOURCE, csrf_token, login, make_active_bot, make_user
@@ -321,3 +322,17 @@ def test_pending_bot_is_not_on_the_leaderboard(client, session, config, alice):
     bots.upload_version(session, config, alice, "toyrace", "waiting", "bot.py", BOT_SOURCE)
     make_user(session, "other")
     assert "waiting" not in client.get("/leaderboard/toyrace").get_data(as_text=True)
+
+
+def test_every_registered_game_has_working_pages(client):
+    """Whatever games are registered (the toy one at least) get a game page and a board."""
+    for name in engine.game_names():
+        page = client.get(f"/games/{name}")
+        assert page.status_code == 200, name
+        assert "def act(view: dict, legal: list[dict])" in page.get_data(as_text=True)
+        assert client.get(f"/leaderboard/{name}").status_code == 200, name
+
+
+def test_ids_out_of_range_are_404_not_errors(client):
+    for url in ("/bots/99999999999999999999", "/matches/0", "/versions/2147483648/download"):
+        assert client.get(url).status_code == 404, url

@@ -1,0 +1,97 @@
+"""Uploaded bot files are checked as bytes: .py source, zips, bombs, traversal."""
+
+from __future__ import annotations
+
+import io
+import stat
+import zipfile
+
+import pytest
+
+from ladder.uploads import BadUpload, Limits, check_bot_file
+
+LIMITS = Limits(max_bytes=64 * 1024, max_unzipped_bytes=256 * 1024, max_files=10)
+GOOD = b"def act(view, legal):\n    return legal[0]\n"
+
+
+def make_zip(entries: dict[str, bytes], *, symlink: str | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+        if symlink:
+            info = zipfile.ZipInfo(symlink)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "/etc/passwd")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("filename", "data", "kind"),
+    [
+        ("bot.py", GOOD, "py"),
+        ("My Bot.PY", GOOD, "py"),
+        ("bot.py", b"from helpers import act\n", "py"),
+        ("bot.py", b"act = lambda view, legal: legal[0]\n", "py"),
+        ("b.zip", make_zip({"bot.py": GOOD, "helpers/util.py": b"X = 1\n"}), "zip"),
+        ("b.zip", make_zip({"bot.py": GOOD, "data/": b""}), "zip"),
+    ],
+)
+def test_good_files_are_accepted(filename, data, kind):
+    checked = check_bot_file(filename, data, LIMITS)
+    assert (checked.kind, checked.size) == (kind, len(data))
+    assert len(checked.sha256) == 64
+
+
+@pytest.mark.parametrize(
+    ("filename", "data", "message"),
+    [
+        ("", GOOD, "choose a file"),
+        ("bot.py", b"", "empty"),
+        ("bot.js", GOOD, "upload a .py file"),
+        ("bot.py", b"#" * (64 * 1024 + 1), "larger than the limit of 65,536 bytes"),
+        ("bot.py", b"\xff\xfe act", "not UTF-8"),
+        ("bot.py", b"def act(view, legal)\n    pass\n", "syntax error on line 1"),
+        ("bot.py", b"def choose(view, legal):\n    return legal[0]\n", "does not define act"),
+        ("bot.py", b"def helper():\n    def act():\n        pass\n", "does not define act"),
+        ("b.zip", b"PK\x03\x04 broken", "not a readable zip"),
+        ("b.zip", make_zip({"src/bot.py": GOOD}), "no bot.py at its root"),
+        ("b.zip", make_zip({"bot.py": b"x = (\n"}), "bot.py has a syntax error"),
+        ("b.zip", make_zip({"bot.py": GOOD, "../evil.py": b""}), "points outside"),
+        ("b.zip", make_zip({"bot.py": GOOD, "/etc/cron.d/x": b""}), "points outside"),
+        ("b.zip", make_zip({"bot.py": GOOD, "a\\..\\..\\x": b""}), "points outside"),
+        ("b.zip", make_zip({"bot.py": GOOD, "C:/x": b""}), "points outside"),
+        ("b.zip", make_zip({"bot.py": GOOD}, symlink="link"), "symbolic link"),
+        ("b.zip", make_zip({f"f{i}.py": b"" for i in range(11)}), "11 entries; the limit is 10"),
+        ("b.zip", make_zip({"bot.py": GOOD, "bomb.bin": b"\0" * (300 * 1024)}), "unpacks to more"),
+    ],
+)
+def test_bad_files_are_refused_with_a_reason(filename, data, message):
+    with pytest.raises(BadUpload, match=message):
+        check_bot_file(filename, data, LIMITS)
+
+
+def test_zip_bomb_with_lying_sizes_stops_at_the_limit():
+    """A member whose header claims a small size is still cut off while reading."""
+    bomb = make_zip({"bot.py": GOOD, "bomb.bin": b"\0" * (2 * 1024 * 1024)})
+    assert len(bomb) < LIMITS.max_bytes
+    data = bytearray(bomb)
+    # Rewrite the declared uncompressed size of bomb.bin in the central directory to 1 byte.
+    archive = zipfile.ZipFile(io.BytesIO(bomb))
+    info = archive.getinfo("bomb.bin")
+    central = bytes(data).rfind(b"PK\x01\x02")
+    size_at = central + 24
+    assert int.from_bytes(data[size_at : size_at + 4], "little") == info.file_size
+    data[size_at : size_at + 4] = (1).to_bytes(4, "little")
+    with pytest.raises(BadUpload, match=r"unpacks to more|cannot be read"):
+        check_bot_file("b.zip", bytes(data), LIMITS)
+
+
+def test_duplicate_names_are_refused():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.py", GOOD)
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            archive.writestr("bot.py", b"def act(v, l):\n    return None\n")
+    with pytest.raises(BadUpload, match="twice"):
+        check_bot_file("b.zip", buffer.getvalue(), LIMITS)
