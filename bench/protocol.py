@@ -83,10 +83,7 @@ def sandboxed_us(rt, staging: Staging, message: bytes, n: int, seat: int) -> flo
         bot.pause()
 
         def decide() -> None:
-            bot.resume()
-            bot.send(message)
-            protocol.action(bot.read_line(5))
-            bot.pause()
+            protocol.action(bot.ask(message, 5)[0])
 
         for _ in range(50):
             decide()

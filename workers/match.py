@@ -154,19 +154,12 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
     bot = seat.bot
     allowed = limits.move_ms + seat.bank_ms
     message = protocol.act(view, legal, int(allowed))
-    bot.resume()
-    if bot.pending_output():
-        raise BotFault("invalid", "wrote to stdout when it was not asked to")
-    began = time.perf_counter()
-    bot.send(message)
     try:
-        raw = bot.read_line(allowed / 1000)
+        raw, elapsed = bot.ask(message, allowed / 1000)
     except BotFault as exc:
         if exc.status == "timeout":
             exc = BotFault("timeout", f"no move within {allowed:.0f} ms (move time + bank)")
         raise exc from None
-    elapsed = (time.perf_counter() - began) * 1000
-    bot.pause()
     # Time over the move limit is drawn from the bank; an empty bank is a timeout.
     seat.bank_ms -= max(0.0, elapsed - limits.move_ms)
     if seat.bank_ms < 0:

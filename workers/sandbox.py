@@ -40,6 +40,7 @@ EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
 # so one bot's fork bomb cannot use up another's process budget.
 UID_BASE = 200_000
 INNER_UID = 1000
+PIPE_SAFE_BYTES = 32 << 10  # well inside Linux's default 64 KiB pipe buffer
 SWEEP_EVERY = 8  # pauses between full walks of a sandbox's process tree
 
 
@@ -254,6 +255,24 @@ class BotProcess:
                 if not data:
                     raise self._exit_fault()
                 self._out += data
+
+    def ask(self, message: bytes, timeout_s: float) -> tuple[bytes, float]:
+        """Let the paused bot answer one message: (its reply line, wall-clock ms); paused after."""
+        if self.pending_output():
+            raise BotFault("invalid", "wrote to stdout when it was not asked to")
+        began = time.perf_counter()
+        # A message that fits the pipe is written while the bot is still stopped, so
+        # SIGCONT wakes it once with its input waiting; a larger one would block.
+        if len(message) <= PIPE_SAFE_BYTES:
+            self.send(message)
+            self.resume()
+        else:
+            self.resume()
+            self.send(message)
+        line = self.read_line(timeout_s)
+        elapsed = (time.perf_counter() - began) * 1000
+        self.pause()
+        return line, elapsed
 
     def pending_output(self) -> bool:
         """Whether the bot wrote stdout beyond its last reply (off-protocol output)."""

@@ -114,3 +114,21 @@ def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys,
     out = run_match(game, [f"{game}/random"] * players, seed=5, unsafe=True)
     assert out["statuses"] == ["ok"] * players
     assert "WITHOUT a sandbox" in capsys.readouterr().err
+
+
+def test_ask_handles_messages_larger_than_a_pipe_buffer():
+    rt = runtime()
+    with Staging() as staging:
+        bot_dir = staging.add(0, resolve("manila/random"), seat_uid(0))
+        bot = BotProcess(rt, staging.sdk, bot_dir, Limits(), seat_uid(0))
+        try:
+            bot.send(START)
+            protocol.ready(bot.read_line(5))
+            bot.pause()
+            for size in (10, 200_000):  # below and far above the 64 KiB pipe buffer
+                message = protocol.act({"padding": "x" * size}, [{"n": size}], 1000)
+                line, elapsed = bot.ask(message, 5)
+                assert protocol.action(line) == {"n": size}
+                assert elapsed > 0
+        finally:
+            bot.kill()
