@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from tests.integration.conftest import live_processes_with, sandbox_processes
+from tests.integration.conftest import live_processes_with, needs_bwrap, sandbox_processes
 from workers.limits import Limits
 from workers.match import run_match
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, needs_bwrap]
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = Limits(move_ms=300, bank_ms=300)

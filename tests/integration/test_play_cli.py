@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.integration.conftest import needs_bwrap
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, needs_bwrap]
 
 LADDER = str(Path(sys.executable).parent / "ladder")
 HOSTILE = Path(__file__).parent / "hostile"

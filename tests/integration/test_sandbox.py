@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import sandbox_processes
+from tests.integration.conftest import needs_bwrap, sandbox_processes
 from workers import protocol
 from workers.limits import Limits
 from workers.match import run_match, seat_uid
 from workers.sandbox import BotFault, BotProcess, SandboxUnavailable, runtime
 from workers.staging import Staging, resolve
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, needs_bwrap]
 
 HOSTILE = Path(__file__).parent / "hostile"
 START = protocol.start("test", 0, 2, {}, Limits().wire())
