@@ -99,11 +99,12 @@ def run_match(
 
 def _start(state, seats, sources, staging, rt, limits) -> None:
     """Launch every seat at once, then collect the `ready` replies within init_ms."""
+    uids = [seat_uid(i) if rt.unprivileged else None for i in range(len(seats))]
+    # Stage every bot first: a bad upload raises before any process starts.
+    dirs = [staging.add(i, source, uids[i]) for i, source in enumerate(sources)]
     launched = time.monotonic()
-    for i, (seat, source) in enumerate(zip(seats, sources, strict=True)):
+    for i, (seat, bot_dir, uid) in enumerate(zip(seats, dirs, uids, strict=True)):
         seat.bank_ms = float(limits.bank_ms)
-        uid = seat_uid(i) if rt.unprivileged else None
-        bot_dir = staging.add(i, source, uid)
         try:
             seat.bot = BotProcess(rt, staging.sdk, bot_dir, limits, uid)
             seat.bot.send(
@@ -166,7 +167,7 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
         raise BotFault("timeout", f"time bank of {limits.bank_ms} ms used up")
     chosen = protocol.action(raw)
     if chosen not in legal:
-        raise BotFault("illegal", f"not a legal action: {protocol._clip(raw)}")
+        raise BotFault("illegal", f"not a legal action: {protocol.clip(raw)}")
     return chosen, elapsed
 
 

@@ -45,9 +45,9 @@ def _parse(raw: bytes, expected: str) -> dict:
     try:
         message = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise BotFault("invalid", f"unparsable output: {_clip(raw)}") from None
+        raise BotFault("invalid", f"unparsable output: {clip(raw)}") from None
     if not isinstance(message, dict) or message.get("type") != expected:
-        raise BotFault("invalid", f"expected a {expected!r} message, got {_clip(raw)}")
+        raise BotFault("invalid", f"expected a {expected!r} message, got {clip(raw)}")
     return message
 
 
@@ -61,10 +61,11 @@ def action(raw: bytes) -> dict:
     message = _parse(raw, "action")
     chosen = message.get("action")
     if not isinstance(chosen, dict):
-        raise BotFault("invalid", f"an action must be a JSON object, got {_clip(raw)}")
+        raise BotFault("invalid", f"an action must be a JSON object, got {clip(raw)}")
     return chosen
 
 
-def _clip(raw: bytes, keep: int = 120) -> str:
+def clip(raw: bytes, keep: int = 120) -> str:
+    """A bot's output, shortened and quoted for an error message."""
     text = raw[:keep].decode("utf-8", "replace")
     return repr(text + ("…" if len(raw) > keep else ""))

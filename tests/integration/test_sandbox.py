@@ -132,3 +132,18 @@ def test_ask_handles_messages_larger_than_a_pipe_buffer():
                 assert elapsed > 0
         finally:
             bot.kill()
+
+
+def test_a_bad_upload_raises_before_any_bot_starts(game, tmp_path):
+    import zipfile
+
+    import engine
+
+    archive = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("../escape.py", "x = 1\n")
+        zf.writestr("bot.py", "def act(view, legal):\n    return legal[0]\n")
+    players = engine.get_game(game).min_players
+    with pytest.raises(ValueError, match="unsafe path"):
+        run_match(game, [f"{game}/random"] * (players - 1) + [str(archive)], seed=2)
+    assert sandbox_processes() == []
