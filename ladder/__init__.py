@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from flask import Flask
 
 from ladder import settings
@@ -11,7 +13,10 @@ from ladder.extensions import csrf, db, login_manager
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app: settings from the environment, then `config` on top."""
     app = Flask(__name__)
-    app.config.from_mapping(settings.from_env())
+    env = dict(os.environ)
+    if config and config.get("SECRET_KEY"):
+        env["SECRET_KEY"] = config["SECRET_KEY"]  # no need to make var/secret_key then
+    app.config.from_mapping(settings.from_env(env))
     if config:
         app.config.from_mapping(config)
     # Anything larger than a bot file plus its form is refused before it is read (413).

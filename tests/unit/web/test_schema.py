@@ -39,3 +39,27 @@ def test_bad_integer_setting_is_named():
 
     with pytest.raises(ValueError, match="MAX_BOT_BYTES"):
         settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
+
+
+def test_dispatch_calls_the_hook_and_refuses_unknown_work():
+    import pytest
+
+    from ladder import dispatch
+
+    calls = []
+    dispatch.notify({"DISPATCH": lambda kind, ident: calls.append((kind, ident))}, "match", 3)
+    dispatch.notify({}, "validate", 4)  # nothing listens yet: the work waits in the database
+    assert calls == [("match", 3)]
+    with pytest.raises(ValueError, match="unknown kind of work 'dance'"):
+        dispatch.notify({}, "dance", 1)
+
+
+def test_app_with_explicit_secret_makes_no_key_file(tmp_path, monkeypatch):
+    from ladder import create_app
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("LADDER_VAR", str(tmp_path))
+    create_app({"SECRET_KEY": "given", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    assert not (tmp_path / "secret_key").exists()
+    create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
