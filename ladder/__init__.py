@@ -9,6 +9,20 @@ from flask import Flask
 from ladder import settings
 from ladder.extensions import csrf, db, login_manager
 
+# No script runs on the site; styles are inline in the base template.
+CSP = (
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'none';"
+    " frame-ancestors 'none'"
+)
+
+
+def _security_headers(response):
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    if response.mimetype == "text/html":
+        response.headers.setdefault("Content-Security-Policy", CSP)
+    return response
+
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app: settings from the environment, then `config` on top."""
@@ -24,6 +38,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BOT_BYTES"] + 64 * 1024
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
 
+    app.after_request(_security_headers)
     db.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)

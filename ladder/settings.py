@@ -62,6 +62,8 @@ def from_env(env: dict | None = None) -> dict:
         # Uploads per user per rolling hour, web and API together.
         "UPLOADS_PER_HOUR": _int(env, "UPLOADS_PER_HOUR", 20),
         "PAGE_SIZE": _int(env, "PAGE_SIZE", 50),
+        # Set COOKIE_SECURE=1 behind HTTPS so the session cookie is never sent in clear.
+        "SESSION_COOKIE_SECURE": env.get("COOKIE_SECURE", "") in ("1", "true", "yes"),
         # TrueSkill dynamics factor for open play (tournaments use 0).
         "OPEN_PLAY_TAU": float(env.get("OPEN_PLAY_TAU") or 0.05),
     }

@@ -340,3 +340,35 @@ def test_bot_rows_are_unique_per_owner_and_game(session, config, alice):
     make_active_bot(session, config, alice, name="same")
     make_active_bot(session, config, alice, name="same")
     assert session.scalar(select(func.count(Bot.id))) == 1
+
+
+def test_concurrent_recording_rates_once(session, config, three):
+    """Two workers recording the same match at once: exactly one of them counts."""
+    import threading
+
+    from sqlalchemy.orm import Session as OrmSession
+
+    from ladder.extensions import make_engine
+
+    match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
+    outcome = outcome_for(match, [1, 2, 3])
+    eng = make_engine(config["DATABASE_URL"])
+    errors = []
+
+    def record():
+        try:
+            with OrmSession(eng) as own:
+                matches.record_match(own, config, match.id, outcome)
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=record) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    eng.dispose()
+    assert errors == []
+    session.expire_all()
+    assert [session.get(Rating, v.id).games for v in three] == [1, 1, 1]
+    assert session.scalar(select(func.count(RatingHistory.id))) == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zipfile
 
 import pytest
 from sqlalchemy import func, select
@@ -336,3 +337,27 @@ def test_every_registered_game_has_working_pages(client):
 def test_ids_out_of_range_are_404_not_errors(client):
     for url in ("/bots/99999999999999999999", "/matches/0", "/versions/2147483648/download"):
         assert client.get(url).status_code == 404, url
+
+
+def test_zip_upload_through_the_site(logged_in, session):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.py", BOT_SOURCE)
+        archive.writestr("tables.json", b"{}")
+    response = upload(logged_in, data=buffer.getvalue(), filename="fleet.zip")
+    assert response.status_code == 302
+    assert session.scalar(select(BotVersion.kind)) == "zip"
+
+
+def test_pages_carry_security_headers(client):
+    response = client.get("/")
+    assert "script-src 'none'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_forbidden_page_is_friendly(logged_in, session, config, bob):
+    theirs = make_active_bot(session, config, bob)
+    token = csrf_token(logged_in, "/account/tokens")
+    response = logged_in.post(f"/bots/{theirs.bot_id}/retire", data={"csrf_token": token})
+    assert response.status_code == 403
+    assert "only the bot&#39;s owner can retire it" in response.get_data(as_text=True)
