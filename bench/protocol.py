@@ -83,7 +83,9 @@ def sandboxed_us(rt, staging: Staging, message: bytes, n: int, seat: int) -> flo
         bot.pause()
 
         def decide() -> None:
+            # The worst case: paused between every decision, as when seats alternate.
             protocol.action(bot.ask(message, 5)[0])
+            bot.pause()
 
         for _ in range(50):
             decide()

@@ -130,10 +130,14 @@ def _start(state, seats, sources, staging, rt, limits) -> None:
 def _play(state, seats, limits, fallback) -> list:
     """Play the game to its end; the wall-clock ms of each decision (None for fallback)."""
     timings: list[float | None] = []
+    awake: _Seat | None = None  # the one bot not paused: the last one asked
     while not state.is_over():
         i = state.current_player()
         seat = seats[i]
         legal = state.legal_actions()
+        if awake is not seat and awake is not None and awake.bot is not None:
+            awake.bot.pause()  # nobody else runs while a bot thinks
+        awake = seat
         if seat.bot is None:
             state.apply(fallback.choose(legal))
             timings.append(None)

@@ -179,6 +179,7 @@ class BotProcess:
         self._strays: list[int] = []
         self._pauses = 0
         self._group: int | None = None  # the bot's process group, found at the first pause
+        self.paused = False
         self._sandboxed = rt.bwrap is not None
         if rt.bwrap is None:
             entry = sdk_entry(os.path.dirname(sdk))
@@ -257,22 +258,24 @@ class BotProcess:
                 self._out += data
 
     def ask(self, message: bytes, timeout_s: float) -> tuple[bytes, float]:
-        """Let the paused bot answer one message: (its reply line, wall-clock ms); paused after."""
+        """Let the bot answer one message: (its reply line, wall-clock ms).
+
+        The bot is left running: the runner pauses it when another bot is asked,
+        so a seat that decides several times in a row is not stopped in between.
+        """
         if self.pending_output():
             raise BotFault("invalid", "wrote to stdout when it was not asked to")
         began = time.perf_counter()
         # A message that fits the pipe is written while the bot is still stopped, so
         # SIGCONT wakes it once with its input waiting; a larger one would block.
-        if len(message) <= PIPE_SAFE_BYTES:
+        if self.paused and len(message) <= PIPE_SAFE_BYTES:
             self.send(message)
             self.resume()
         else:
             self.resume()
             self.send(message)
         line = self.read_line(timeout_s)
-        elapsed = (time.perf_counter() - began) * 1000
-        self.pause()
-        return line, elapsed
+        return line, (time.perf_counter() - began) * 1000
 
     def pending_output(self) -> bool:
         """Whether the bot wrote stdout beyond its last reply (off-protocol output)."""
@@ -360,6 +363,9 @@ class BotProcess:
         the whole tree also finds processes that left the group (setsid) and
         stops those one by one from then on.
         """
+        if self.paused:
+            return
+        self.paused = True
         if self._group is None:
             self._group = self._payload()
         _signal(-self._group, signal.SIGSTOP)
@@ -371,6 +377,9 @@ class BotProcess:
 
     def resume(self) -> None:
         """SIGCONT what `pause` stopped."""
+        if not self.paused:
+            return
+        self.paused = False
         for pid in self._strays:
             _signal(pid, signal.SIGCONT)
         if self._group is not None:

@@ -130,6 +130,7 @@ def test_ask_handles_messages_larger_than_a_pipe_buffer():
                 line, elapsed = bot.ask(message, 5)
                 assert protocol.action(line) == {"n": size}
                 assert elapsed > 0
+                bot.pause()  # each message goes to a stopped bot
         finally:
             bot.kill()
 
