@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
@@ -92,7 +93,9 @@ def upload_version(
     number = 1 + (
         session.scalar(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)) or 0
     )
-    path = storage.save_bot_file(config["UPLOAD_DIR"], bot.id, number, checked.kind, data)
+    path = storage.save_bot_file(
+        config["UPLOAD_DIR"], bot.id, number, checked.sha256, checked.kind, data
+    )
     version = BotVersion(
         bot=bot,
         number=number,
@@ -106,7 +109,12 @@ def upload_version(
         validation_log="",
     )
     session.add(version)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:
+        # Another upload of the same bot won the race for this name or number.
+        session.rollback()
+        raise Conflict("another upload of this bot happened at the same moment; retry") from None
     dispatch.notify(config, "validate", version.id)
     return version
 
@@ -136,7 +144,15 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
         version.state = "failed"
         session.commit()
         return version
-    if version.bot.retired_at is not None:
+    newer_active = session.scalar(
+        select(BotVersion.id).where(
+            BotVersion.bot_id == version.bot_id,
+            BotVersion.state == "active",
+            BotVersion.number > version.number,
+        )
+    )
+    if version.bot.retired_at is not None or newer_active is not None:
+        # A retired bot, or a later version already active: this one never plays.
         version.state = "retired"
         session.commit()
         return version

@@ -31,9 +31,14 @@ def resolve(base: str | Path, relative: str) -> Path:
     return path
 
 
-def save_bot_file(upload_dir: str, bot_id: int, number: int, kind: str, data: bytes) -> str:
-    """Store a version's file; returns its path relative to `upload_dir`."""
-    relative = f"{bot_id}/v{number}.{kind}"
+def save_bot_file(
+    upload_dir: str, bot_id: int, number: int, sha256: str, kind: str, data: bytes
+) -> str:
+    """Store a version's file; returns its path relative to `upload_dir`.
+
+    The hash in the name keeps two racing uploads from overwriting each other.
+    """
+    relative = f"{bot_id}/v{number}-{sha256[:12]}.{kind}"
     _write_atomic(resolve(upload_dir, relative), data)
     return relative
 

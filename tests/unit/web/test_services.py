@@ -372,3 +372,11 @@ def test_concurrent_recording_rates_once(session, config, three):
     session.expire_all()
     assert [session.get(Rating, v.id).games for v in three] == [1, 1, 1]
     assert session.scalar(select(func.count(RatingHistory.id))) == 3
+
+
+def test_late_validation_of_older_version_does_not_displace_newer(session, config, alice):
+    first = bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
+    second = make_active_bot(session, config, alice, name="r")
+    bots.finish_validation(session, first.id, True, "passed, but late")
+    assert (first.state, second.state) == ("retired", "active")
+    assert session.get(Rating, first.id) is None
