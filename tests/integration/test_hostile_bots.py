@@ -19,7 +19,7 @@ from workers.match import run_match
 pytestmark = [pytest.mark.integration, needs_bwrap]
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = Limits(move_ms=300, bank_ms=300)
+FAST = Limits(move_ms=300, bank_ms=700)  # quick timeouts, yet slack for a busy machine
 
 
 def play(game: str, bot: str, others: list[str] | None = None, limits: Limits = FAST) -> dict:

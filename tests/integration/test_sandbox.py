@@ -59,7 +59,7 @@ def test_a_paused_bot_burns_no_cpu_even_in_threads_and_escaped_children():
         finally:
             bot.kill()
     assert paused < 0.05
-    assert running > 0.2  # the same measure sees the spinning when it is let run
+    assert running > 0.1  # the same measure sees the spinning when it is let run
     assert sandbox_processes() == []
 
 
@@ -83,10 +83,10 @@ def test_timeout_when_not_ready_within_init_ms(tmp_path, game):
 
     players = engine.get_game(game).min_players
     out = run_match(
-        game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=Limits(init_ms=300)
+        game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=Limits(init_ms=1000)
     )
     assert out["statuses"][0] == "timeout"
-    assert "init_ms=300" in out["errors"][0]
+    assert "init_ms=1000" in out["errors"][0]
 
 
 def test_read_line_times_out_and_kill_is_idempotent():
