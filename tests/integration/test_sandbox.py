@@ -148,3 +148,24 @@ def test_a_bad_upload_raises_before_any_bot_starts(game, tmp_path):
     with pytest.raises(ValueError, match="unsafe path"):
         run_match(game, [f"{game}/random"] * (players - 1) + [str(archive)], seed=2)
     assert sandbox_processes() == []
+
+
+def test_a_zip_bot_imports_its_helpers_and_reads_its_data(game, tmp_path):
+    import zipfile
+
+    import engine
+
+    archive = tmp_path / "bot.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(
+            "bot.py",
+            "import json, os\nimport helper\n"
+            "TABLE = json.load(open(os.path.join(os.path.dirname(__file__), 'data', 'pick.json')))\n"
+            "def act(view, legal):\n    return legal[helper.index(TABLE, len(legal))]\n",
+        )
+        zf.writestr("helper.py", "def index(table, n):\n    return table['pick'] % n\n")
+        zf.writestr("data/pick.json", '{"pick": 0}')
+    players = engine.get_game(game).min_players
+    out = run_match(game, [str(archive)] + [f"{game}/random"] * (players - 1), seed=6)
+    assert out["statuses"] == ["ok"] * players, out["stderr"][0]
+    assert out["replay"]["seats"][0] == str(archive)
