@@ -160,7 +160,8 @@ def test_a_zip_bot_imports_its_helpers_and_reads_its_data(game, tmp_path):
         zf.writestr(
             "bot.py",
             "import json, os\nimport helper\n"
-            "TABLE = json.load(open(os.path.join(os.path.dirname(__file__), 'data', 'pick.json')))\n"
+            "HERE = os.path.dirname(__file__)\n"
+            "TABLE = json.load(open(os.path.join(HERE, 'data', 'pick.json')))\n"
             "def act(view, legal):\n    return legal[helper.index(TABLE, len(legal))]\n",
         )
         zf.writestr("helper.py", "def index(table, n):\n    return table['pick'] % n\n")
