@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import engine
 from workers import protocol
@@ -95,6 +96,16 @@ def run_match(
             for seat in seats:
                 seat.close()
     return _outcome(state, seats, decision_ms, result)
+
+
+def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> dict:
+    """Play the match a ladder job describes (`game`, `seed`, `options`, and `seats`
+    as dicts with `seat`, `label` and `path`); the outcome of `run_match`."""
+    seats = sorted(job["seats"], key=lambda s: s["seat"])
+    if [s["seat"] for s in seats] != list(range(len(seats))):
+        raise ValueError(f"job seats must be 0..{len(seats) - 1}, not {[s['seat'] for s in seats]}")
+    bots = [BotSource(s["label"], Path(s["path"])) for s in seats]
+    return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
 
 
 def _start(state, seats, sources, staging, rt, limits) -> None:

@@ -170,3 +170,20 @@ def test_a_zip_bot_imports_its_helpers_and_reads_its_data(game, tmp_path):
     out = run_match(game, [str(archive)] + [f"{game}/random"] * (players - 1), seed=6)
     assert out["statuses"] == ["ok"] * players, out["stderr"][0]
     assert out["replay"]["seats"][0] == str(archive)
+
+
+def test_run_job_plays_a_ladder_job_in_seat_order(game):
+    import engine
+    from workers.match import run_job
+    from workers.staging import HOUSE_DIR
+
+    players = engine.get_game(game).min_players
+    seats = [
+        {"seat": s, "label": f"bot{s}", "path": str(HOUSE_DIR / game / "random.py")}
+        for s in reversed(range(players))
+    ]
+    out = run_job({"game": game, "seed": 4, "options": {}, "seats": seats})
+    assert out["replay"]["seats"] == [f"bot{s}" for s in range(players)]
+    assert out["statuses"] == ["ok"] * players
+    with pytest.raises(ValueError, match="job seats"):
+        run_job({"game": game, "seed": 4, "seats": seats[:-1]})  # seat 0 missing
