@@ -16,7 +16,7 @@ from flask import (
 import engine
 from ladder.boards import games
 from ladder.extensions import db
-from ladder.matchpages.routes import page_arg
+from ladder.paging import page_arg
 from ladder.services import queries
 
 bp = Blueprint("boards", __name__)

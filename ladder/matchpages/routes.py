@@ -18,20 +18,13 @@ from flask_login import current_user, login_required
 import engine
 from ladder.extensions import db
 from ladder.matchpages.forms import ChallengeForm
+from ladder.paging import page_arg
 from ladder.services import bots, matches, queries, storage
 from ladder.services.errors import ServiceError
 
 bp = Blueprint("matchpages", __name__)
 
 CHALLENGE_CHOICES = 200
-
-
-def page_arg() -> int:
-    """The `page` query argument: a positive integer, else 400."""
-    raw = request.args.get("page", "1")
-    if not raw.isdigit() or int(raw) < 1 or int(raw) > 1_000_000:
-        abort(400, "page must be a positive integer")
-    return int(raw)
 
 
 def opponent_choices(version) -> list[tuple[int, str]]:
