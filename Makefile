@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox clean
+.PHONY: run test unit integration lint bench setup sandbox redis clean
 
 setup: $(STAMP)
 
@@ -21,10 +21,15 @@ sandbox:
 	@command -v bwrap >/dev/null || apt-get install -y -q bubblewrap \
 		|| (apt-get update -q && apt-get install -y -q bubblewrap)
 
-run: setup sandbox
-	$(BIN)/ladder demo
+# The broker (Debian package `redis-server`); `make run` starts a private one under var/.
+redis:
+	@command -v redis-server >/dev/null || apt-get install -y -q redis-server \
+		|| (apt-get update -q && apt-get install -y -q redis-server)
 
-test: setup sandbox
+run: setup sandbox redis
+	$(BIN)/ladder run
+
+test: setup sandbox redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests/unit tests/integration -q
 

@@ -10,11 +10,91 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
+from ladder.db_cli import db
 
 
 @click.group()
 def main() -> None:
     """Tradewinds: a bot ladder for Manila, Meuterer and Caravelas."""
+
+
+main.add_command(db)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--web-workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
+              help="matches one worker plays at once")  # fmt: skip
+def run(host: str, port: int, web_workers: int, concurrency: int) -> None:
+    """Run the whole service here: Redis, web, a worker and the scheduler (Ctrl-C stops all)."""
+    from ladder.services_runner import run_all
+
+    run_all(host, port, web_workers, concurrency)
+
+
+@main.command()
+@click.option("--bind", default="127.0.0.1:8000", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+def web(bind: str, workers: int) -> None:
+    """Serve the site with gunicorn (migrates the database first)."""
+    import os
+
+    from ladder import schema, settings
+    from ladder.services_runner import web_command
+
+    schema.upgrade(settings.database_url())
+    command = web_command(bind, workers)
+    os.execv(command[0], command)
+
+
+@main.command()
+@click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True)
+def worker(concurrency: int) -> None:
+    """Run a Celery worker that validates versions and plays matches (needs REDIS_URL)."""
+    import os
+
+    from ladder.services_runner import worker_command
+
+    _need_redis()
+    command = worker_command(concurrency)
+    os.execv(command[0], command)
+
+
+@main.command()
+def beat() -> None:
+    """Run Celery beat: keeps every ladder busy and requeues work of dead workers."""
+    import os
+
+    from ladder import settings
+    from ladder.services_runner import beat_command
+
+    _need_redis()
+    var = settings.VAR
+    var.mkdir(parents=True, exist_ok=True)
+    command = beat_command(var)
+    os.execv(command[0], command)
+
+
+@main.command("house")
+def house() -> None:
+    """Create the demo account and its house bots (after `ladder db upgrade`)."""
+    from ladder import create_app
+    from ladder.extensions import db as database
+    from ladder.services.house import seed_house_bots
+
+    app = create_app()
+    with app.app_context():
+        created = seed_house_bots(database.session, app.config)
+    click.echo(f"house bots created: {', '.join(created) or 'none (all there)'}")
+
+
+def _need_redis() -> None:
+    import os
+
+    if not os.environ.get("REDIS_URL"):
+        raise click.ClickException("set REDIS_URL to the broker, e.g. redis://127.0.0.1:6379/0")
 
 
 @main.command()

@@ -66,4 +66,32 @@ def from_env(env: dict | None = None) -> dict:
         "SESSION_COOKIE_SECURE": env.get("COOKIE_SECURE", "") in ("1", "true", "yes"),
         # TrueSkill dynamics factor for open play (tournaments use 0).
         "OPEN_PLAY_TAU": float(env.get("OPEN_PLAY_TAU") or 0.05),
+        # The broker. Without it nothing is queued: work waits in the database.
+        "REDIS_URL": env.get("REDIS_URL") or None,
+        # Ladder matches the scheduler keeps queued or running, per game.
+        "LADDER_IN_FLIGHT": _int(env, "LADDER_IN_FLIGHT", 4),
+        # Seconds between scheduler runs (Celery beat).
+        "SCHEDULE_EVERY_S": _int(env, "SCHEDULE_EVERY_S", 5),
+        # A worker holds a lease on the match it plays, refreshed while it runs;
+        # work whose lease lapsed (its worker died) is handed out again.
+        "LEASE_S": _int(env, "LEASE_S", 30),
+        # Queued work older than this is sent to the queue again (a lost message).
+        "REQUEUE_AFTER_S": _int(env, "REQUEUE_AFTER_S", 600),
+        # Hard limit on one task; a match that takes longer is failed, unrated.
+        "TASK_TIME_LIMIT_S": _int(env, "TASK_TIME_LIMIT_S", 1800),
+        # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".
+        "BOT_LIMITS": _limits(env.get("BOT_LIMITS", "")),
+        # Development only: run bots without bubblewrap (prints a warning).
+        "UNSAFE_NO_SANDBOX": env.get("UNSAFE_NO_SANDBOX", "") in ("1", "true", "yes"),
     }
+
+
+def _limits(raw: str) -> dict:
+    """`name=value,name=value` into a dict of ints (checked later by Limits.from_dict)."""
+    out = {}
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise ValueError(f"BOT_LIMITS wants name=integer pairs, not {part!r}")
+        out[name.strip()] = int(value)
+    return out

@@ -1,0 +1,58 @@
+"""The house bots: a demo account whose bots are permanent ladder members.
+
+`make run` seeds them so every game's ladder has players from the first
+minute: for each game the house `random` and `greedy` bots and the starter
+template. They are trusted code of ours, so they skip validation.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from ladder.models import Bot, User
+from ladder.services import accounts
+from ladder.services import bots as bot_service
+from workers.staging import HOUSE_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def house_files(game: str) -> dict[str, Path]:
+    """Bot name -> file, for one game's house bots and its starter template."""
+    files = {p.stem: p for p in sorted((HOUSE_DIR / game).glob("*.py")) if p.stem[0] != "_"}
+    starter = ROOT / "bots" / "starter" / game / "bot.py"
+    if starter.is_file():
+        files["starter"] = starter
+    return files
+
+
+def seed_house_bots(session: Session, config: Mapping, password: str | None = None) -> list[str]:
+    """Create the demo account and its bots where missing; returns the bots created."""
+    name = config.get("HOUSE_USER", "demo")
+    user = session.scalar(select(User).where(User.username == name))
+    if user is None:
+        user = accounts.register(session, name, password or secrets.token_urlsafe(16))
+    quiet = {**config, "DISPATCH": None, "UPLOADS_PER_HOUR": 10_000}
+    created = []
+    for game in engine.game_names():
+        for bot_name, path in house_files(game).items():
+            exists = session.scalar(
+                select(Bot.id).where(
+                    Bot.owner_id == user.id, Bot.game == game, Bot.name == bot_name
+                )
+            )
+            if exists:
+                continue
+            version = bot_service.upload_version(
+                session, quiet, user, game, bot_name, f"{bot_name}.py", path.read_bytes()
+            )
+            bot_service.start_validation(session, version.id)
+            bot_service.finish_validation(session, version.id, True, "House bot: trusted code.")
+            created.append(f"{game}/{bot_name}")
+    return created

@@ -1,0 +1,215 @@
+"""What a worker does: validate a version, play a match, keep the ladder busy.
+
+Plain functions of (session, config, id); the Celery tasks in `ladder.tasks`
+only call them. A bot's misbehaviour is a result (a status and a log), never
+an exception; what raises here is infrastructure (database, sandbox, disk),
+and the task retries those after putting the work back where it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+import engine
+from ladder import dispatch
+from ladder.matchmaking import Candidate, make_table
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User, utcnow
+from ladder.services import bots as bot_service
+from ladder.services import matches as match_service
+from ladder.services import storage
+from ladder.services.errors import Conflict
+from workers.limits import Limits
+from workers.match import run_job
+from workers.staging import HOUSE_DIR
+
+log = logging.getLogger(__name__)
+
+IN_FLIGHT = ("queued", "running")
+
+
+def limits(config: Mapping) -> Limits:
+    return Limits.from_dict(config.get("BOT_LIMITS") or {})
+
+
+# -- validation ---------------------------------------------------------------------
+def validation_job(version: BotVersion, config: Mapping) -> dict:
+    """A short match: the new version in seat 0, house `random` bots in the others."""
+    game = engine.get_game(version.bot.game)
+    house = HOUSE_DIR / version.bot.game / "random.py"
+    seats = [
+        {
+            "seat": 0,
+            "label": f"{version.bot.name} v{version.number}",
+            "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
+        }
+    ]
+    for i in range(1, game.min_players):
+        seats.append({"seat": i, "label": f"{version.bot.game}/random", "path": str(house)})
+    return {"game": version.bot.game, "seed": version.id, "options": {}, "seats": seats}
+
+
+def validation_log(outcome: dict) -> tuple[bool, str]:
+    """Did seat 0 play the whole match cleanly, and the log its owner reads."""
+    status = outcome["statuses"][0]
+    lines = [
+        f"Validation match: {outcome['game']}, {outcome['players']} players,"
+        f" seed {outcome['seed']}, against house random bots.",
+        f"Your bot: {status}, rank {outcome['ranks'][0]}, score {outcome['scores'][0]}.",
+    ]
+    if outcome["errors"][0]:
+        lines.append(f"Fault: {outcome['errors'][0]}")
+    stderr = (outcome["stderr"][0] or "").strip()
+    lines.append("Its stderr (tail):" if stderr else "It wrote nothing to stderr.")
+    if stderr:
+        lines.append(stderr)
+    verdict = "passed: the bot is on the ladder" if status == "ok" else "failed"
+    lines.append(f"Validation {verdict}.")
+    return status == "ok", "\n".join(lines)
+
+
+def validate_version(session: Session, config: Mapping, version_id: int) -> BotVersion | None:
+    """Play the validation match and store the verdict; None if another worker has it."""
+    try:
+        version = bot_service.start_validation(session, version_id)
+    except Conflict:
+        return None  # validated already, or being validated by another worker
+    try:
+        outcome = run_job(validation_job(version, config), limits(config), _unsafe(config))
+    except ValueError as exc:  # the stored file cannot be staged: the upload's fault
+        return bot_service.finish_validation(
+            session, version_id, False, f"Validation failed: {exc}"
+        )
+    except BaseException:
+        release_version(session, version_id)
+        raise
+    ok, text = validation_log(outcome)
+    return bot_service.finish_validation(session, version_id, ok, text)
+
+
+def release_version(session: Session, version_id: int) -> bool:
+    """Put a version being validated back to pending (its worker gave up or died)."""
+    session.rollback()
+    done = session.execute(
+        update(BotVersion)
+        .where(BotVersion.id == version_id, BotVersion.state == "validating")
+        .values(state="pending")
+    ).rowcount
+    session.commit()
+    return bool(done)
+
+
+# -- matches ------------------------------------------------------------------------
+def play_match(session: Session, config: Mapping, match_id: int) -> Match | None:
+    """Play a queued match and record it; None if it is not queued (taken or done)."""
+    if not match_service.start_match(session, match_id):
+        return None
+    job = match_service.match_job(session, config, match_id)
+    try:
+        outcome = run_job(job, limits(config), _unsafe(config))
+    except ValueError as exc:  # a stored file that cannot be staged: not worth a retry
+        match_service.fail_match(session, match_id, f"could not be played: {exc}")
+        return None
+    except BaseException:
+        release_match(session, match_id)
+        raise
+    return match_service.record_match(session, config, match_id, outcome)
+
+
+def release_match(session: Session, match_id: int) -> bool:
+    """Put a running match back in the queue (its worker gave up or died)."""
+    session.rollback()
+    done = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.state == "running")
+        .values(state="queued", started_at=None)
+    ).rowcount
+    session.commit()
+    return bool(done)
+
+
+def _unsafe(config: Mapping) -> bool:
+    return bool(config.get("UNSAFE_NO_SANDBOX"))
+
+
+# -- keeping the ladder busy -------------------------------------------------------------
+def ladder_candidates(session: Session, config: Mapping, game: str) -> list[Candidate]:
+    """Every active, rated version of `game`, as matchmaking sees it."""
+    house = config.get("HOUSE_USER", "demo")
+    rows = session.execute(
+        select(BotVersion.id, Bot.owner_id, Rating.mu, Rating.sigma, Rating.games, User.username)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .join(Rating, Rating.version_id == BotVersion.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(Bot.game == game, BotVersion.state == "active", Bot.retired_at.is_(None))
+        .order_by(BotVersion.id)
+    )
+    return [
+        Candidate(vid, owner, mu, sigma, games, house=(name == house))
+        for vid, owner, mu, sigma, games, name in rows
+    ]
+
+
+def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> list[int]:
+    """Top every game up to LADDER_IN_FLIGHT ranked matches queued or running."""
+    created = []
+    target = int(config.get("LADDER_IN_FLIGHT", 4))
+    for name in engine.game_names():
+        game = engine.get_game(name)
+        in_flight = session.scalars(
+            select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
+        ).all()
+        busy = set(
+            session.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight)))
+        )
+        candidates = ladder_candidates(session, config, name)
+        for _ in range(target - len(in_flight)):
+            table = make_table(candidates, game.min_players, game.max_players, rng, busy)
+            if table is None:
+                break
+            match = match_service.create_match(session, config, name, table, ranked=True)
+            created.append(match.id)
+            busy.update(table)
+    return created
+
+
+def requeue_stale(
+    session: Session, config: Mapping, leased: Callable[[str, int], bool]
+) -> dict[str, list[int]]:
+    """Hand out again work whose worker died (no lease) or whose message was lost.
+
+    `leased(kind, id)` tells whether a live worker holds that work. A running
+    match or validating version without a lease goes back to the queue; work
+    queued for longer than REQUEUE_AFTER_S is announced again. Playing and
+    recording are idempotent, so a spare announcement costs only a no-op.
+    """
+    now = utcnow()
+    grace = now - timedelta(seconds=int(config.get("LEASE_S", 30)))
+    old = now - timedelta(seconds=int(config.get("REQUEUE_AFTER_S", 600)))
+    again: dict[str, list[int]] = {"match": [], "validate": []}
+    for match_id in session.scalars(
+        select(Match.id).where(Match.state == "running", Match.started_at < grace)
+    ):
+        if not leased("match", match_id) and release_match(session, match_id):
+            again["match"].append(match_id)
+    again["match"] += session.scalars(
+        select(Match.id).where(Match.state == "queued", Match.created_at < old)
+    ).all()
+    for version_id in session.scalars(
+        select(BotVersion.id).where(BotVersion.state == "validating", BotVersion.created_at < grace)
+    ):
+        if not leased("validate", version_id) and release_version(session, version_id):
+            again["validate"].append(version_id)
+    again["validate"] += session.scalars(
+        select(BotVersion.id).where(BotVersion.state == "pending", BotVersion.created_at < old)
+    ).all()
+    for kind, ids in again.items():
+        for ident in sorted(set(ids)):
+            log.info("requeue", extra={"kind": kind, "id": ident})
+            dispatch.notify(config, kind, ident)
+    return again

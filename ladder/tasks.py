@@ -1,0 +1,81 @@
+"""Celery tasks: thin, like views. Each takes an id, calls a service, and stores.
+
+Retries (with backoff) are for infrastructure only: the database, Redis, the
+sandbox or the disk failing. A bot's fault is a recorded result, never a retry.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import redis
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from flask import current_app
+from sqlalchemy.exc import OperationalError
+
+from ladder.extensions import db
+from ladder.leases import Leases
+from ladder.services import bots as bot_service
+from ladder.services import matches as match_service
+from ladder.services import work
+from workers.sandbox import SandboxUnavailable
+
+log = logging.getLogger(__name__)
+
+INFRASTRUCTURE = (OperationalError, redis.RedisError, SandboxUnavailable, OSError)
+RETRY = {
+    "autoretry_for": INFRASTRUCTURE,
+    "retry_backoff": 2,
+    "retry_backoff_max": 120,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+def _leases() -> Leases:
+    config = current_app.config
+    return Leases.from_url(config["REDIS_URL"], config["LEASE_S"])
+
+
+@shared_task(name="ladder.validate_version", acks_late=True, **RETRY)
+def validate_version(version_id: int) -> str:
+    """Validate an uploaded version with a short match against house bots."""
+    with _leases().hold("validate", version_id):
+        try:
+            version = work.validate_version(db.session, current_app.config, version_id)
+        except SoftTimeLimitExceeded:
+            bot_service.finish_validation(
+                db.session, version_id, False, "Validation failed: the match took too long."
+            )
+            return "failed"
+    state = version.state if version else "skipped"
+    log.info("validated", extra={"version_id": version_id, "state": state})
+    return state
+
+
+@shared_task(name="ladder.play_match", acks_late=True, **RETRY)
+def play_match(match_id: int) -> str:
+    """Play a queued match in the sandbox and record its result and ratings."""
+    with _leases().hold("match", match_id):
+        try:
+            match = work.play_match(db.session, current_app.config, match_id)
+        except SoftTimeLimitExceeded:
+            match_service.fail_match(db.session, match_id, "the match took too long")
+            return "failed"
+    state = match.state if match else "skipped"
+    log.info("match played", extra={"match_id": match_id, "state": state})
+    return state
+
+
+@shared_task(name="ladder.schedule", **RETRY)
+def schedule() -> dict:
+    """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
+    config = current_app.config
+    leases = _leases()
+    again = work.requeue_stale(db.session, config, leases.held)
+    created = work.schedule_ladder(db.session, config, random.Random())
+    if created or any(again.values()):
+        log.info("scheduled", extra={"created": created, "requeued": again})
+    return {"created": created, "requeued": again}
