@@ -258,9 +258,11 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
 def _rate(session: Session, config: Mapping, match: Match, now) -> None:
     """Update the seats' ratings, locking rating rows in id order.
 
-    A seat whose version was replaced or retired meanwhile keeps its result
-    but its rating is not touched (its result is dropped from the ladder).
+    A match in which a version was replaced or retired meanwhile is kept
+    (results, replay) but discarded from the ladder: nobody's rating moves.
     """
+    if any(seat.version.state != "active" for seat in match.seats):
+        return
     ids = sorted(seat.version_id for seat in match.seats)
     rows = {
         r.version_id: r
@@ -283,7 +285,7 @@ def _rate(session: Session, config: Mapping, match: Match, now) -> None:
     )
     for seat, old, new in zip(seats, before, after, strict=True):
         row = rows.get(seat.version_id)
-        if row is None or seat.version.state != "active":
+        if row is None:
             continue
         seat.mu_before, seat.sigma_before = old.mu, old.sigma
         seat.mu_after, seat.sigma_after = new.mu, new.sigma

@@ -279,12 +279,15 @@ def test_unrated_challenge_leaves_ratings_alone(session, config, three, alice):
     assert session.get(Match, match.id).seats[0].mu_after is None
 
 
-def test_replaced_version_result_is_dropped(session, config, three, alice):
+def test_a_match_with_a_replaced_version_is_recorded_but_not_rated(session, config, three, alice):
     match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
     make_active_bot(session, config, alice, name="alice-bot")  # replaces three[0]
     matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
-    assert session.get(Rating, three[0].id).games == 0
-    assert session.get(Rating, three[1].id).games == 1
+    recorded = session.get(Match, match.id)
+    assert recorded.state == "finished" and [s.rank for s in recorded.seats] == [1, 2, 3]
+    # The whole match is discarded from the ladder, not just the replaced seat.
+    assert all(session.get(Rating, v.id).games == 0 for v in three)
+    assert all(seat.mu_after is None for seat in recorded.seats)
 
 
 @pytest.mark.parametrize(
