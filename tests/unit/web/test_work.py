@@ -1,0 +1,188 @@
+"""The worker's services without the worker: scheduling, requeueing, house bots, logs."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from sqlalchemy import select
+
+import engine
+from ladder.models import BotVersion, Match, Rating, User, utcnow
+from ladder.services import matches, work
+from ladder.services.house import house_files, seed_house_bots
+from tests.unit.web.conftest import make_active_bot, make_user
+
+
+def three_owners(session, config):
+    users = [make_user(session, name) for name in ("ann", "ben", "cat")]
+    return [make_active_bot(session, config, u, name=f"{u.username}-bot") for u in users]
+
+
+def test_schedule_fills_each_game_up_to_the_target_in_flight(session, config):
+    versions = three_owners(session, config)
+    config["LADDER_IN_FLIGHT"] = 2
+    created = work.schedule_ladder(session, config, random.Random(1))
+    # Three bots of three owners: one table of 2 or 3; the others are busy then.
+    assert 1 <= len(created) <= 2
+    match = session.get(Match, created[0])
+    assert match.ranked and match.state == "queued" and match.game == "toyrace"
+    seated = [s.version_id for s in match.seats]
+    assert len(set(seated)) == len(seated) and set(seated) <= {v.id for v in versions}
+    # A bot already at a table sits out until its match is over.
+    busy = {s.version_id for m in created for s in session.get(Match, m).seats}
+    assert len(busy) == sum(len(session.get(Match, m).seats) for m in created)
+
+
+def test_schedule_creates_nothing_while_the_target_is_in_flight(session, config):
+    three_owners(session, config)
+    config["LADDER_IN_FLIGHT"] = 1
+    assert len(work.schedule_ladder(session, config, random.Random(2))) == 1
+    assert work.schedule_ladder(session, config, random.Random(3)) == []
+
+
+def test_schedule_announces_each_match_to_the_workers(session, config):
+    three_owners(session, config)
+    announced = []
+    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
+    config["LADDER_IN_FLIGHT"] = 1
+    created = work.schedule_ladder(session, config, random.Random(4))
+    assert announced == [("match", created[0])]
+
+
+def test_house_bots_may_sit_at_several_tables(session, config):
+    config["HOUSE_USER"] = "demo"
+    demo = make_user(session, "demo")
+    for name in ("r1", "r2", "r3"):
+        make_active_bot(session, config, demo, name=name)
+    config["LADDER_IN_FLIGHT"] = 3
+    created = work.schedule_ladder(session, config, random.Random(5))
+    assert len(created) == 3  # three house bots fill three tables at once
+
+
+def test_retired_and_unrated_versions_are_not_candidates(session, config):
+    versions = three_owners(session, config)
+    session.get(BotVersion, versions[0].id).state = "retired"
+    session.commit()
+    ids = {c.version_id for c in work.ladder_candidates(session, config, "toyrace")}
+    assert ids == {versions[1].id, versions[2].id}
+
+
+def running_match(session, config, versions, started_ago_s):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in versions[:2]], ranked=True
+    )
+    assert matches.start_match(session, match.id)
+    session.get(Match, match.id).started_at = utcnow() - timedelta(seconds=started_ago_s)
+    session.commit()
+    return match.id
+
+
+def test_a_running_match_without_a_lease_goes_back_to_the_queue(session, config):
+    versions = three_owners(session, config)
+    match_id = running_match(session, config, versions, started_ago_s=120)
+    announced = []
+    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
+    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    assert again["match"] == [match_id] and announced == [("match", match_id)]
+    assert session.get(Match, match_id).state == "queued"
+    # The next worker can claim it again.
+    assert matches.start_match(session, match_id)
+
+
+def test_a_running_match_with_a_live_lease_is_left_alone(session, config):
+    versions = three_owners(session, config)
+    match_id = running_match(session, config, versions, started_ago_s=120)
+    again = work.requeue_stale(session, config, leased=lambda kind, ident: True)
+    assert again == {"match": [], "validate": []}
+    assert session.get(Match, match_id).state == "running"
+
+
+def test_a_just_started_match_gets_time_to_take_its_lease(session, config):
+    versions = three_owners(session, config)
+    match_id = running_match(session, config, versions, started_ago_s=1)
+    work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    assert session.get(Match, match_id).state == "running"
+
+
+def test_work_queued_too_long_is_announced_again(session, config, alice):
+    versions = three_owners(session, config)
+    match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
+    session.get(Match, match.id).created_at = utcnow() - timedelta(hours=2)
+    session.commit()
+    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    assert again["match"] == [match.id]
+    assert session.get(Match, match.id).state == "queued"
+
+
+def test_a_validation_whose_worker_died_is_pending_again(session, config, alice):
+    from ladder.services import bots
+
+    version = bots.upload_version(
+        session, config, alice, "toyrace", "x", "bot.py", b"def act(v, l): return l[0]\n"
+    )
+    bots.start_validation(session, version.id)
+    session.get(BotVersion, version.id).created_at = utcnow() - timedelta(minutes=5)
+    session.commit()
+    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    assert again["validate"] == [version.id]
+    assert session.get(BotVersion, version.id).state == "pending"
+
+
+def test_release_puts_only_running_work_back(session, config):
+    versions = three_owners(session, config)
+    match_id = running_match(session, config, versions, started_ago_s=0)
+    assert work.release_match(session, match_id)
+    assert not work.release_match(session, match_id)  # queued already: nothing to do
+
+
+def outcome(status="ok", error=None, stderr=""):
+    return {
+        "game": "manila",
+        "players": 3,
+        "seed": 9,
+        "statuses": [status, "ok", "ok"],
+        "ranks": [1 if status == "ok" else 3, 2, 1],
+        "scores": [40, 30, 20],
+        "errors": [error, None, None],
+        "stderr": [stderr, "", ""],
+    }
+
+
+def test_validation_log_for_a_passing_bot():
+    ok, text = work.validation_log(outcome(stderr="thinking hard\n"))
+    assert ok
+    assert "manila, 3 players, seed 9" in text and "Your bot: ok" in text
+    assert "thinking hard" in text and text.endswith("Validation passed: the bot is on the ladder.")
+
+
+def test_validation_log_for_a_crashing_bot_shows_why():
+    ok, text = work.validation_log(
+        outcome("crash", "exited with code 1", "Traceback ...\nKeyError: 'phase'")
+    )
+    assert not ok
+    assert "Fault: exited with code 1" in text and "KeyError: 'phase'" in text
+    assert text.endswith("Validation failed.")
+
+
+def test_validation_job_seats_the_new_version_against_house_random_bots(session, config, alice):
+    version = make_active_bot(session, config, alice, name="v", game="toyrace")
+    job = work.validation_job(version, config)
+    assert job["game"] == "toyrace" and job["seed"] == version.id
+    assert job["seats"][0]["path"].endswith(version.path)
+    assert len(job["seats"]) == engine.get_game("toyrace").min_players
+
+
+def test_house_bots_are_seeded_once_for_every_game(session, config):
+    created = seed_house_bots(session, config, "a-demo-password")
+    expected = {f"{g}/{name}" for g in engine.game_names() for name in house_files(g)}
+    assert set(created) == expected
+    real = [g for g in engine.game_names() if g != "toyrace"]
+    for game in real:
+        assert {"random", "greedy", "starter"} <= set(house_files(game))
+    demo = session.scalar(select(User).where(User.username == "demo"))
+    versions = session.scalars(select(BotVersion)).all()
+    assert all(v.state == "active" for v in versions)
+    assert {v.bot.owner_id for v in versions} == {demo.id}
+    assert session.scalars(select(Rating)).all()
+    assert seed_house_bots(session, config) == []  # nothing twice
