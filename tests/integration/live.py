@@ -1,0 +1,106 @@
+"""A live ladder for integration tests: a real Redis, real Celery workers and beat.
+
+Processes are started with the same commands `ladder run` uses, in their own
+process groups so a test can SIGKILL a worker whole, and every one is stopped
+at the end of the test.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
+
+from ladder import create_app, schema
+from ladder.services_runner import beat_command, free_port, start_redis, stop, worker_command
+
+
+class LiveLadder:
+    """Redis, a migrated SQLite database and the Celery processes of one test."""
+
+    def __init__(self, var: Path, **settings: str) -> None:
+        self.var = var
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.logs: list = []
+        port = free_port(0)
+        self.procs["redis"] = start_redis(var, port)
+        self.env = {
+            **os.environ,
+            "LADDER_VAR": str(var),
+            "REDIS_URL": f"redis://127.0.0.1:{port}/0",
+            "SECRET_KEY": "integration-secret",
+            "LEASE_S": "3",
+            "SCHEDULE_EVERY_S": "1",
+            **settings,
+        }
+        self.database_url = f"sqlite:///{var / 'ladder.sqlite3'}"
+        schema.upgrade(self.database_url)
+        overrides = {k: v for k, v in self.env.items() if k in ("REDIS_URL",)}
+        self.app = create_app(
+            {
+                **overrides,
+                "LADDER_VAR": str(var),
+                "DATABASE_URL": self.database_url,
+                "REPLAY_DIR": str(var / "replays"),
+                "UPLOAD_DIR": str(var / "uploads"),
+                "SECRET_KEY": "integration-secret",
+                "WTF_CSRF_ENABLED": False,
+            }
+        )
+        self.engine = create_engine(self.database_url)
+
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def start(self, name: str, command: list[str]) -> subprocess.Popen:
+        log = open(self.var / f"{name}.log", "ab")  # noqa: SIM115 - closed in close()
+        self.logs.append(log)
+        proc = subprocess.Popen(
+            command, env=self.env, stdout=log, stderr=log, start_new_session=True
+        )
+        self.procs[name] = proc
+        return proc
+
+    def start_worker(self, name: str = "worker", concurrency: int = 1) -> subprocess.Popen:
+        proc = self.start(name, [*worker_command(concurrency), "--hostname", f"{name}@%h"])
+        self.wait_for_log(name, " ready.")
+        return proc
+
+    def start_beat(self) -> subprocess.Popen:
+        return self.start("beat", beat_command(self.var))
+
+    def kill(self, name: str) -> None:
+        """SIGKILL a process and everything in its group, as a crash would."""
+        proc = self.procs.pop(name)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def log(self, name: str) -> str:
+        path = self.var / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def wait_for_log(self, name: str, text: str, timeout_s: float = 30) -> None:
+        wait_until(lambda: text in self.log(name), timeout_s, f"{name} to log {text!r}")
+
+    def close(self) -> None:
+        stop(self.procs)
+        for log in self.logs:
+            log.close()
+        self.engine.dispose()
+
+
+def wait_until(check: Callable[[], object], timeout_s: float, what: str):
+    """Poll `check` until it returns something true; fail the test after `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")

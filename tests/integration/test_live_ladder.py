@@ -1,0 +1,231 @@
+"""The running ladder with a real Redis, real Celery workers and the real sandbox."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import itertools
+import json
+import shutil
+
+import pytest
+from sqlalchemy import func, select
+
+import engine
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory
+from ladder.services import accounts, bots, matches
+from ladder.services.house import seed_house_bots
+from tests.integration.conftest import needs_bwrap
+from tests.integration.live import LiveLadder, wait_until
+
+pytestmark = [
+    pytest.mark.integration,
+    needs_bwrap,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+]
+
+GOOD_BOT = b"""
+def act(view, legal):
+    # Prefer passing in the auction, else the first choice.
+    for action in legal:
+        if action["type"] == "pass":
+            return action
+    return legal[0]
+"""
+
+CRASHING_BOT = b"""
+def act(view, legal):
+    raise RuntimeError("my strategy has a bug")
+"""
+
+# Thinks a while on every move, so a match lasts long enough to kill its worker.
+SLOW_BOT = b"""
+import time
+
+def act(view, legal):
+    time.sleep(0.05)
+    return legal[0]
+"""
+
+
+@pytest.fixture
+def ladder(tmp_path):
+    live = LiveLadder(tmp_path)
+    yield live
+    live.close()
+
+
+@pytest.fixture
+def still_ladder(tmp_path):
+    """A ladder whose scheduler starts no matches of its own (it still requeues)."""
+    live = LiveLadder(tmp_path, LADDER_IN_FLIGHT="0")
+    yield live
+    live.close()
+
+
+def version_state(live, version_id):
+    with live.session() as s:
+        return s.get(BotVersion, version_id).state
+
+
+def test_upload_validate_play_rate_and_download_the_replay(ladder):
+    ladder.start_worker()
+    client = ladder.app.test_client()
+    with ladder.app.app_context():
+        from ladder.extensions import db
+
+        accounts.register(db.session, "alice", "correct horse")
+        seed_house_bots(db.session, ladder.app.config)
+    client.post("/login", data={"username": "alice", "password": "correct horse"})
+    page = client.post(
+        "/bots/upload",
+        data={"game": "manila", "name": "passer", "file": (io.BytesIO(GOOD_BOT), "bot.py")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert page.status_code == 200
+    with ladder.session() as s:
+        version_id = s.scalar(select(func.max(BotVersion.id)))
+    wait_until(lambda: version_state(ladder, version_id) == "active", 60, "validation")
+    with ladder.session() as s:
+        assert "Validation passed" in s.get(BotVersion, version_id).validation_log
+
+    ladder.start_beat()  # the scheduler now puts the new bot on the ladder
+
+    def rated_games():
+        with ladder.session() as s:
+            rating = s.get(Rating, version_id)
+            return rating.games if rating else 0
+
+    wait_until(lambda: rated_games() >= 2, 90, "two rated matches of the new bot")
+    board = client.get("/leaderboard/manila").get_data(as_text=True)
+    assert "passer" in board
+    with ladder.session() as s:
+        match_id = s.scalar(
+            select(MatchSeat.match_id)
+            .join(Match)
+            .where(MatchSeat.version_id == version_id, Match.state == "finished")
+            .limit(1)
+        )
+    with client.get(f"/matches/{match_id}/replay.json.gz") as download:
+        assert download.status_code == 200
+        record = json.loads(gzip.decompress(download.data))
+    rebuilt = engine.replay(record)
+    assert rebuilt.is_over() and rebuilt.result()["scores"] == record["result"]["scores"]
+
+
+def quiet(config):
+    """The app's settings without the queue: for setting up bots by hand."""
+    return {**config, "DISPATCH": None}
+
+
+def active_version(live, user_name, name, source, game="manila"):
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        user = accounts.register(db.session, user_name, "correct horse")
+        version = bots.upload_version(
+            db.session, quiet(live.app.config), user, game, name, "bot.py", source
+        )
+        bots.start_validation(db.session, version.id)
+        bots.finish_validation(db.session, version.id, True, "set up by the test")
+        return version.id
+
+
+def house_versions(live, game):
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        seed_house_bots(db.session, quiet(live.app.config))
+    with live.session() as s:
+        return s.scalars(
+            select(BotVersion.id)
+            .join(Bot, BotVersion.bot_id == Bot.id)
+            .where(Bot.game == game, BotVersion.state == "active")
+            .order_by(BotVersion.id)
+        ).all()
+
+
+def test_a_failing_bot_ends_failed_with_its_log(ladder):
+    ladder.start_worker()
+    with ladder.app.app_context():
+        from ladder.extensions import db
+
+        user = accounts.register(db.session, "bob", "correct horse")
+        version = bots.upload_version(
+            db.session, ladder.app.config, user, "manila", "buggy", "bot.py", CRASHING_BOT
+        )
+    wait_until(lambda: version_state(ladder, version.id) == "failed", 60, "a failed validation")
+    with ladder.session() as s:
+        text = s.get(BotVersion, version.id).validation_log
+        assert s.get(Rating, version.id) is None  # never on the ladder
+    assert "Your bot: crash" in text and "my strategy has a bug" in text
+
+
+def match_state(live, match_id):
+    with live.session() as s:
+        return s.get(Match, match_id).state
+
+
+def create_ranked(live, game, version_ids, seed=None):
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        return matches.create_match(
+            db.session, live.app.config, game, version_ids, ranked=True, seed=seed
+        ).id
+
+
+def test_a_worker_killed_mid_match_loses_nothing(still_ladder):
+    ladder = still_ladder
+    ladder.start_worker("first")
+    slow = active_version(ladder, "carol", "slow", SLOW_BOT)
+    house = [v for v in house_versions(ladder, "manila") if v != slow][:2]
+    match_id = create_ranked(ladder, "manila", [slow, *house], seed=11)
+    wait_until(lambda: match_state(ladder, match_id) == "running", 30, "the match to start")
+    ladder.kill("first")  # SIGKILL: no clean-up, no acknowledgement
+    assert match_state(ladder, match_id) == "running"
+
+    ladder.start_worker("second")
+    ladder.start_beat()  # finds the lapsed lease and hands the match out again
+    wait_until(lambda: match_state(ladder, match_id) == "finished", 90, "the match to be replayed")
+    assert "requeue" in ladder.log("second")  # the schedule task ran on the new worker
+    with ladder.session() as s:
+        seats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)).all()
+        assert all(seat.rank is not None and seat.mu_after is not None for seat in seats)
+        history = s.scalar(
+            select(func.count(RatingHistory.id)).where(RatingHistory.match_id == match_id)
+        )
+        assert history == len(seats)  # recorded exactly once
+        assert all(s.get(Rating, seat.version_id).games == 1 for seat in seats)
+
+
+def test_two_workers_recording_at_once_lose_no_rating_update(still_ladder):
+    ladder = still_ladder
+    ladder.start_worker("one")
+    ladder.start_worker("two")
+    versions = house_versions(ladder, "manila")
+    assert len(versions) >= 3
+    ids = [create_ranked(ladder, "manila", versions[:3], seed=100 + i) for i in range(12)]
+    wait_until(
+        lambda: all(match_state(ladder, m) == "finished" for m in ids), 120, "all twelve matches"
+    )
+    assert "match played" in ladder.log("one") and "match played" in ladder.log("two")
+    with ladder.session() as s:
+        for version_id in versions[:3]:
+            assert s.get(Rating, version_id).games == len(ids)
+            rows = s.scalars(
+                select(RatingHistory)
+                .where(RatingHistory.version_id == version_id)
+                .order_by(RatingHistory.id)
+            ).all()
+            assert len(rows) == len(ids)
+            # Each match started from the rating the previous one left: none was lost.
+            for before, after in itertools.pairwise(rows):
+                seat = s.scalar(
+                    select(MatchSeat).where(
+                        MatchSeat.match_id == after.match_id, MatchSeat.version_id == version_id
+                    )
+                )
+                assert seat.mu_before == pytest.approx(before.mu)
+                assert seat.mu_after == pytest.approx(after.mu)
