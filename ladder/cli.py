@@ -11,6 +11,7 @@ from rich.table import Table
 
 import engine
 from ladder.db_cli import db
+from ladder.staff_cli import staff
 
 
 @click.group()
@@ -19,6 +20,7 @@ def main() -> None:
 
 
 main.add_command(db)
+main.add_command(staff)
 
 
 @main.command()

@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -52,6 +53,7 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    is_staff: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     bots: Mapped[list[Bot]] = relationship(back_populates="owner")
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user")

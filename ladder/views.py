@@ -26,8 +26,9 @@ def register(app: Flask) -> None:
     from ladder.boards.routes import bp as boards
     from ladder.botpages.routes import bp as botpages
     from ladder.matchpages.routes import bp as matchpages
+    from ladder.staff.routes import bp as staff
 
-    for blueprint in (accounts, boards, botpages, matchpages):
+    for blueprint in (accounts, boards, botpages, matchpages, staff):
         app.register_blueprint(blueprint)
 
     @login_manager.user_loader

@@ -1,0 +1,157 @@
+"""The ladder's health at a glance, for staff: queue, workers, matches in flight, failures.
+
+Everything is read fresh on each call; nothing here writes. The broker may be
+missing (no REDIS_URL) or down: then the Redis figures are None with a note
+saying why, and the database figures are still given.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+import redis
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+import engine
+from ladder.models import Bot, BotVersion, Match, MatchSeat, utcnow
+
+log = logging.getLogger(__name__)
+
+QUEUE = "celery"  # Celery's default queue: a Redis list of waiting messages
+PING_TIMEOUT_S = 1.0
+RECENT_FAILURES = 5
+REASON_CHARS = 200
+NO_BROKER = "no broker configured (REDIS_URL is not set)"
+
+
+def ladder_status(session: Session, config: Mapping, celery=None, now: datetime | None = None):
+    """A plain dict of the ladder's health (see the staff page for what each part means)."""
+    now = now or utcnow()
+    depth, note = queue_depth(config.get("REDIS_URL"))
+    # Ask for workers only when Redis answered: a ping to a dead broker would stall.
+    workers = workers_seen(celery) if depth is not None and celery is not None else []
+    hour_ago = now - timedelta(hours=1)
+    return {
+        "generated_at": _iso(now),
+        "broker_note": note,
+        "queue": {"name": QUEUE, "depth": depth},
+        "workers": workers,
+        "in_flight": in_flight(session),
+        "failures_last_hour": failures_since(session, hour_ago),
+        "finished": {
+            "last_hour": finished_since(session, hour_ago),
+            "last_5_minutes": finished_since(session, now - timedelta(minutes=5)),
+        },
+    }
+
+
+def queue_depth(redis_url: str | None) -> tuple[int | None, str | None]:
+    """Messages waiting in the default queue, or None and why it is unknown."""
+    if not redis_url:
+        return None, NO_BROKER
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        return int(client.llen(QUEUE)), None
+    except redis.RedisError as exc:
+        return None, f"broker unreachable: {exc}"
+    finally:
+        client.close()
+
+
+def workers_seen(celery) -> list[str]:
+    """Names of the Celery workers that answer a ping within a second (sorted)."""
+    try:
+        replies = celery.control.inspect(timeout=PING_TIMEOUT_S).ping()
+    except Exception:  # the page must render whatever the broker does; the cause is logged
+        log.warning("worker ping failed", exc_info=True)
+        return []
+    return sorted(replies or {})
+
+
+def in_flight(session: Session) -> dict[str, dict[str, int]]:
+    """Queued and running matches per game; every registered game is listed, even idle."""
+    counts = {name: {"queued": 0, "running": 0} for name in engine.game_names()}
+    rows = session.execute(
+        select(Match.game, Match.state, func.count(Match.id))
+        .where(Match.state.in_(("queued", "running")))
+        .group_by(Match.game, Match.state)
+    )
+    for game, state, count in rows:
+        counts.setdefault(game, {"queued": 0, "running": 0})[state] = count
+    return dict(sorted(counts.items()))
+
+
+def finished_since(session: Session, since: datetime) -> int:
+    return session.scalar(
+        select(func.count(Match.id)).where(Match.state == "finished", Match.finished_at >= since)
+    )
+
+
+def failures_since(session: Session, since: datetime) -> dict:
+    """Failed matches and failed validations since `since`, with the latest few."""
+    failed_matches = session.scalars(
+        select(Match)
+        .where(Match.state == "failed", Match.finished_at >= since)
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+    ).all()
+    failed_versions = session.execute(
+        select(BotVersion, Bot.game, Bot.name)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .where(BotVersion.state == "failed", BotVersion.validated_at >= since)
+        .order_by(BotVersion.validated_at.desc(), BotVersion.id.desc())
+    ).all()
+    recent = [_match_failure(session, m) for m in failed_matches[:RECENT_FAILURES]]
+    recent += [
+        {
+            "kind": "validation",
+            "id": version.id,
+            "game": game,
+            "at": _iso(version.validated_at),
+            "reason": f"{name} v{version.number}: {_validation_reason(version.validation_log)}",
+        }
+        for version, game, name in failed_versions[:RECENT_FAILURES]
+    ]
+    recent.sort(key=lambda item: (item["at"], item["id"]), reverse=True)
+    return {
+        "matches": len(failed_matches),
+        "validations": len(failed_versions),
+        "recent": recent[:RECENT_FAILURES],
+    }
+
+
+def _match_failure(session: Session, match: Match) -> dict:
+    # `fail_match` writes the same reason on every seat; the first one will do.
+    reason = session.scalar(
+        select(MatchSeat.error)
+        .where(MatchSeat.match_id == match.id, MatchSeat.error.is_not(None))
+        .order_by(MatchSeat.seat)
+        .limit(1)
+    )
+    return {
+        "kind": "match",
+        "id": match.id,
+        "game": match.game,
+        "at": _iso(match.finished_at),
+        "reason": _clip(reason or "no reason recorded"),
+    }
+
+
+def _validation_reason(text: str) -> str:
+    """The telling line of a validation log: the fault, else the bot's status, else the last."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    for prefix in ("Fault:", "Your bot:"):
+        found = [line for line in lines if line.startswith(prefix)]
+        if found:
+            return _clip(found[-1])
+    return _clip(lines[-1] if lines else "no log")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= REASON_CHARS else text[: REASON_CHARS - 1] + "…"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"

@@ -1,0 +1,1 @@
+"""Pages for the ladder's staff: the status page."""
