@@ -1,0 +1,62 @@
+"""The staff status page against a real Redis and a real Celery worker."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ladder.services import accounts
+from ladder.staff_cli import set_staff
+from tests.integration.live import LiveLadder, wait_until
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+]
+
+NO_SUCH_MATCH = 2**31 - 1  # a worker takes the message and finds nothing to play
+
+
+@pytest.fixture
+def ladder(tmp_path):
+    live = LiveLadder(tmp_path, LADDER_IN_FLIGHT="0")
+    yield live
+    live.close()
+
+
+def test_queue_depth_and_workers_are_read_from_redis_and_celery(ladder):
+    with ladder.app.app_context():
+        from ladder.extensions import db
+
+        accounts.register(db.session, "harbour", "correct horse")
+        set_staff(db.session, "harbour", True)
+    client = ladder.app.test_client()
+    client.post("/login", data={"username": "harbour", "password": "correct horse"})
+
+    def status():
+        response = client.get("/staff/status.json")
+        assert response.status_code == 200
+        return response.get_json()
+
+    # No worker yet: the messages wait in the queue and nobody answers a ping.
+    celery = ladder.app.extensions["celery"]
+    for _ in range(3):
+        celery.send_task("ladder.play_match", args=[NO_SUCH_MATCH])
+    before = status()
+    assert before["broker_note"] is None
+    assert before["queue"] == {"name": "celery", "depth": 3}
+    assert before["workers"] == []
+    page = client.get("/staff").get_data(as_text=True)
+    assert '<td class="n" id="queue-depth">3</td>' in page
+
+    ladder.start_worker("deckhand")
+    after = wait_until(
+        lambda: (s := status())["queue"]["depth"] == 0 and s["workers"] and s,
+        30,
+        "the worker to drain the queue and answer a ping",
+    )
+    assert len(after["workers"]) == 1 and after["workers"][0].startswith("deckhand@")
+    page = client.get("/staff").get_data(as_text=True)
+    assert '<td class="n" id="queue-depth">0</td>' in page
+    assert f"<td>{after['workers'][0]}</td>" in page
