@@ -27,7 +27,9 @@ REASON_CHARS = 200
 NO_BROKER = "no broker configured (REDIS_URL is not set)"
 
 
-def ladder_status(session: Session, config: Mapping, celery=None, now: datetime | None = None):
+def ladder_status(
+    session: Session, config: Mapping, celery=None, now: datetime | None = None
+) -> dict:
     """A plain dict of the ladder's health (see the staff page for what each part means)."""
     now = now or utcnow()
     depth, note = queue_depth(config.get("REDIS_URL"))
@@ -52,7 +54,10 @@ def queue_depth(redis_url: str | None) -> tuple[int | None, str | None]:
     """Messages waiting in the default queue, or None and why it is unknown."""
     if not redis_url:
         return None, NO_BROKER
-    client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+    except ValueError as exc:  # not a redis:// URL
+        return None, f"broker URL not understood: {exc}"
     try:
         return int(client.llen(QUEUE)), None
     except redis.RedisError as exc:

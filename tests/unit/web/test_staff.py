@@ -209,18 +209,25 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
-def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice):
-    app = create_app({**config, "REDIS_URL": f"redis://127.0.0.1:{closed_port()}/0"})
+@pytest.mark.parametrize(
+    ("url", "note"),
+    [
+        (f"redis://127.0.0.1:{closed_port()}/0", "broker unreachable: "),
+        ("amqp://127.0.0.1/", "broker URL not understood: "),
+    ],
+)
+def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice, url, note):
+    app = create_app({**config, "REDIS_URL": url})
     client = app.test_client()
     set_staff(session, "alice", True)
     login(client)
     response = client.get("/staff/status.json")
     assert response.status_code == 200
     status = response.get_json()
-    assert status["broker_note"].startswith("broker unreachable: ")
+    assert status["broker_note"].startswith(note)
     assert status["queue"]["depth"] is None and status["workers"] == []
     page = client.get("/staff")
-    assert page.status_code == 200 and "broker unreachable" in page.get_data(as_text=True)
+    assert page.status_code == 200 and note in page.get_data(as_text=True)
 
 
 # -- `ladder staff` ----------------------------------------------------------------------
