@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox redis clean
+.PHONY: run test unit integration lint bench setup sandbox redis chromium charts clean
 
 setup: $(STAMP)
 
@@ -26,10 +26,38 @@ redis:
 	@command -v redis-server >/dev/null || apt-get install -y -q redis-server \
 		|| (apt-get update -q && apt-get install -y -q redis-server)
 
-run: setup sandbox redis
+# The charting library (uPlot, MIT) from the npm registry, pinned by version and by the
+# sha512 of its tarball, unpacked into the gitignored ladder/static/vendor/. Pages show
+# their tables without it, so a machine without npm still serves a working site.
+UPLOT_VERSION := 1.6.32
+UPLOT_SHA512 := 2883159c6ebccefbb95d751b0b82d010f9e1c0ec41b8bc96d401eda66e882935c89a46cb824332fa369b8cb8122cc6ac36e186cd09bf7a9ded3a4c93c6989023
+VENDOR := ladder/static/vendor/uplot
+UPLOT_JS := $(VENDOR)/uPlot.iife.min.js
+
+charts: $(UPLOT_JS)
+
+$(UPLOT_JS):
+	@command -v npm >/dev/null || apt-get install -y -q npm \
+		|| (apt-get update -q && apt-get install -y -q npm)
+	rm -rf $(VENDOR).tmp && mkdir -p $(VENDOR).tmp
+	cd $(VENDOR).tmp && npm pack --silent uplot@$(UPLOT_VERSION) >/dev/null
+	echo "$(UPLOT_SHA512)  $(VENDOR).tmp/uplot-$(UPLOT_VERSION).tgz" | sha512sum --check --quiet
+	tar -xzf $(VENDOR).tmp/uplot-$(UPLOT_VERSION).tgz -C $(VENDOR).tmp --strip-components=1 \
+		package/LICENSE package/dist/uPlot.iife.min.js package/dist/uPlot.min.css
+	mkdir -p $(VENDOR)
+	mv $(VENDOR).tmp/LICENSE $(VENDOR).tmp/dist/uPlot.min.css $(VENDOR)/
+	mv $(VENDOR).tmp/dist/uPlot.iife.min.js $(UPLOT_JS)
+	rm -rf $(VENDOR).tmp
+
+# Browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
+chromium:
+	@test -x /usr/bin/chromium || apt-get install -y -q chromium \
+		|| (apt-get update -q && apt-get install -y -q chromium)
+
+run: setup sandbox redis charts
 	$(BIN)/ladder run
 
-test: setup sandbox redis
+test: setup sandbox redis charts chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests/unit tests/integration -q
 
@@ -45,4 +73,4 @@ bench: setup sandbox
 	$(BIN)/python bench/protocol.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache
+	rm -rf $(VENV) var .pytest_cache ladder/static/vendor
