@@ -112,6 +112,16 @@ class State:
     def _scores(self) -> list:
         raise NotImplementedError
 
+    def spectate(self) -> dict:
+        """The whole state as JSON-able data, for an all-seeing spectator.
+
+        What every seat may see, plus each seat's secrets (hands, shares,
+        characters) under `"private"`: one dict per seat holding the secret keys
+        of `view(seat)` with the same values. The generator is left out. Only
+        the ladder decides when showing it is fair (a finished match).
+        """
+        raise NotImplementedError
+
     def hidden_variant(self, seat: int, seed: int) -> State:
         """A copy in which everything `seat` cannot see is resampled.
 

@@ -175,6 +175,26 @@ def test_a_view_does_not_depend_on_what_the_seat_cannot_see(name, n, seed):
     assert changed_any
 
 
+@pytest.mark.parametrize("name", engine.game_names())
+def test_spectate_is_json_and_holds_every_seats_view(name):
+    """Each view value is either on the spectator's table or in that seat's private part."""
+    n = engine.get_game(name).max_players
+
+    def check(state, legal):
+        full = state.spectate()
+        assert json.loads(json.dumps(full)) == full
+        assert full["seat"] is None and len(full["private"]) == n
+        for seat in range(n):
+            own = full["private"][seat]
+            for key, value in state.view(seat).items():
+                if key in ("seat", "events"):
+                    continue
+                assert (own[key] if key in own else full[key]) == value, (seat, key)
+
+    state = _play(name, n, 1, 1, every_step=check)
+    check(state, [])
+
+
 def test_replay_rejects_a_tampered_record():
     for name in engine.game_names():
         game = engine.get_game(name)
