@@ -40,6 +40,8 @@ EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
 # so one bot's fork bomb cannot use up another's process budget.
 UID_BASE = 200_000
 INNER_UID = 1000
+# Drops the outer bwrap to a seat's own uid when the runner is root (util-linux, always there).
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 PIPE_SAFE_BYTES = 32 << 10  # well inside Linux's default 64 KiB pipe buffer
 SWEEP_EVERY = 16  # pauses between full walks of a sandbox's process tree (~50 us each)
 
@@ -199,8 +201,13 @@ class BotProcess:
         else:
             command = bwrap_command(rt, sdk, bot_dir, limits)
             env, cwd = {}, "/"
-        # Only an unprivileged outer uid makes RLIMIT_NPROC bite (see module docstring).
-        ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        if uid is not None:
+            # Only an unprivileged outer uid makes RLIMIT_NPROC bite (see module
+            # docstring). setpriv drops to it; asking Popen to do so instead would
+            # make Python fork the whole (large) runner process rather than vfork.
+            command = [
+                SETPRIV, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", *command,
+            ]  # fmt: skip
         self.proc = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -209,7 +216,6 @@ class BotProcess:
             env=env,
             cwd=cwd,
             start_new_session=True,
-            **ids,
         )
         if not self._sandboxed:
             self._group = self.proc.pid
