@@ -14,7 +14,7 @@ from flask import (
 )
 
 import engine
-from ladder.boards import games
+from ladder.boards import charts, games
 from ladder.extensions import db
 from ladder.paging import page_arg
 from ladder.services import queries
@@ -39,7 +39,9 @@ def leaderboard_pick():
     names = engine.game_names()
     game = request.args.get("game") or (names[0] if names else None)
     if game is None:
-        return render_template("boards/leaderboard.html", board=None, game=None)
+        return render_template(
+            "boards/leaderboard.html", board=None, game=None, chart_library=False
+        )
     return redirect(url_for("boards.leaderboard", game=_known(game)))
 
 
@@ -48,7 +50,13 @@ def leaderboard(game: str):
     board = queries.leaderboard(
         db.session, _known(game), page_arg(), current_app.config["PAGE_SIZE"]
     )
-    return render_template("boards/leaderboard.html", board=board, game=game)
+    return render_template(
+        "boards/leaderboard.html",
+        board=board,
+        game=game,
+        distribution=charts.skill_distribution(db.session, game),
+        chart_library=charts.library_ready(),
+    )
 
 
 @bp.get("/games/<game>")

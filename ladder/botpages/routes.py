@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 import engine
 from ladder.accounts.forms import EmptyForm
+from ladder.boards import charts
 from ladder.botpages.forms import UploadForm
 from ladder.extensions import db
 from ladder.matchpages.forms import ChallengeForm
@@ -84,12 +85,15 @@ def bot(bot_id: int):
     if owner_view and active is not None:
         challenge = ChallengeForm(version_id=active.id)
         challenge.opponents.choices = opponent_choices(active)
+    history = queries.rating_history(db.session, bot_id)
     return render_template(
         "bots/bot.html",
         bot=found,
         owner_view=owner_view,
         summary=queries.bot_summary(found, owner_view),
-        history=queries.rating_history(db.session, bot_id),
+        history=history,
+        series=charts.rating_series(history),
+        chart_library=charts.library_ready(),
         record=queries.bot_record(db.session, bot_id),
         h2h=queries.head_to_head(db.session, bot_id),
         recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),

@@ -1,0 +1,78 @@
+"""Data for the site's charts, shaped for the page's JSON island.
+
+The pages draw charts with uPlot when `make charts` has put it under
+static/vendor/; without it they still show the same numbers as tables.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session
+
+from ladder.models import BotVersion, Rating
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+CHART_LIBRARY = "vendor/uplot/uPlot.iife.min.js"
+CHART_STYLES = "vendor/uplot/uPlot.min.css"
+MAX_BINS = 12
+
+
+def library_ready() -> bool:
+    """Whether the charting library was installed (pages then load it)."""
+    return (STATIC / CHART_LIBRARY).is_file()
+
+
+def bin_width(low: float, high: float, max_bins: int = MAX_BINS) -> float:
+    """The smallest round width (1, 2 or 5 times a power of ten) giving at most `max_bins` bins."""
+    if max_bins < 1:
+        raise ValueError(f"max_bins must be at least 1, not {max_bins}")
+    if not (math.isfinite(low) and math.isfinite(high)) or high < low:
+        raise ValueError(f"bad range {low!r}..{high!r}")
+    spread = high - low
+    if spread == 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(spread / max_bins))
+    for step in (1, 2, 5, 10, 20):
+        width = step * power
+        if math.floor(high / width) - math.floor(low / width) + 1 <= max_bins:
+            return width
+    return 50 * power  # unreachable for max_bins >= 1; kept as a safe bound
+
+
+def histogram(values: list[float], max_bins: int = MAX_BINS) -> list[dict]:
+    """Counts of `values` in round-width bins [lo, hi), lowest first, empty bins included."""
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = bin_width(low, high, max_bins)
+    first = math.floor(low / width)
+    counts = [0] * (math.floor(high / width) - first + 1)
+    for value in values:
+        counts[math.floor(value / width) - first] += 1
+    return [
+        {"lo": round((first + i) * width, 6), "hi": round((first + i + 1) * width, 6), "count": n}
+        for i, n in enumerate(counts)
+    ]
+
+
+def skill_distribution(session: Session, game: str) -> dict:
+    """How the skill (μ − 3σ) of every active version of `game` is spread, as histogram bins."""
+    skills = session.scalars(
+        select(Rating.skill)
+        .join(BotVersion, Rating.version_id == BotVersion.id)
+        .where(and_(Rating.game == game, BotVersion.state == "active"))
+    ).all()
+    return {"game": game, "bots": len(skills), "bins": histogram([float(s) for s in skills])}
+
+
+def rating_series(history: list[dict]) -> dict:
+    """The bot page's rating history as parallel columns, the shape uPlot draws."""
+    return {
+        "match": [h["match_id"] for h in history],
+        "version": [h["version"] for h in history],
+        "skill": [h["skill"] for h in history],
+        "mu": [h["mu"] for h in history],
+    }

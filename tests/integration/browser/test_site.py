@@ -1,0 +1,172 @@
+"""The site in a real browser: accounts, uploads, charts, phones and keyboards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.integration.browser.conftest import PHONE, needs_browser, shot
+
+pytestmark = needs_browser
+
+BOT = """
+def act(view, legal):
+    # The first legal action: always valid, so validation passes.
+    return legal[0]
+"""
+
+
+def register(page, name: str, password: str = "correct horse battery") -> None:
+    """Register through the form; the site logs the new user in at once."""
+    page.goto("/register")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password again").fill(password)
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator(".flash")).to_contain_text(f"Welcome aboard, {name}")
+    expect(page.get_by_role("button", name=f"Log out {name}")).to_be_visible()
+
+
+def log_in(page, name: str, password: str = "correct horse battery") -> None:
+    page.goto("/login")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name=f"Log out {name}")).to_be_visible()
+
+
+def test_register_log_in_upload_and_see_the_bot_validated(page, site, tmp_path):
+    register(page, "ahab")
+    shot(page, "01-logged-in")
+
+    page.get_by_role("link", name="Upload", exact=True).click()
+    page.get_by_label("Game").select_option("meuterer")
+    page.get_by_label("Name").fill("firstmate")
+    source = tmp_path / "bot.py"
+    source.write_text(BOT)
+    page.locator("input[type=file]").set_input_files(str(source))
+    page.get_by_role("button", name="Upload").click()
+
+    expect(page.get_by_role("heading", level=1)).to_contain_text("firstmate")
+    expect(page.locator(".flash")).to_contain_text("waits for validation")
+    shot(page, "02-uploaded")
+
+    # The worker validates it in the sandbox; reloading shows the new state.
+    state = page.locator("td.state-active")
+    for _ in range(60):
+        if state.count():
+            break
+        page.wait_for_timeout(1000)
+        page.reload()
+    expect(state).to_have_text("active")
+    page.get_by_text("Validation log").click()
+    expect(page.locator("details pre").first).to_contain_text("Validation passed")
+    shot(page, "03-validated")
+
+    # Logging out and in again with the same password works.
+    page.get_by_role("button", name="Log out ahab").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    log_in(page, "ahab")
+
+
+def test_leaderboard_draws_the_skill_distribution(page, site):
+    site.finished_match("manila")
+    page.goto("/leaderboard/manila")
+    expect(page.get_by_role("heading", name="Skill distribution")).to_be_visible()
+    chart = page.locator("#skill-chart")
+    expect(chart).to_have_attribute("data-drawn", "true")
+    expect(chart.locator("canvas")).to_have_count(1)
+    box = chart.locator("canvas").bounding_box()
+    assert box["width"] > 300 and box["height"] > 100
+    # The numbers are still there as a table, and the leaderboard table is untouched.
+    counts = page.locator("#skill-data")
+    assert '"bins"' in counts.text_content()
+    expect(page.locator("table").first.locator("tr")).not_to_have_count(1)
+    shot(page, "10-leaderboard")
+
+
+def test_bot_page_draws_the_rating_history(page, site):
+    site.finished_match("manila")
+    page.goto("/leaderboard/manila")
+    page.locator("table a[href^='/bots/']").first.click()
+    expect(page.get_by_role("heading", name="Rating history")).to_be_visible()
+    chart = page.locator("#rating-chart")
+    expect(chart).to_have_attribute("data-drawn", "true")
+    expect(chart.locator("canvas")).to_have_count(1)
+    # The legend names both series; the table of points is one click away.
+    expect(chart.locator(".u-legend")).to_contain_text("skill")
+    page.get_by_text("Rating history as a table").click()
+    expect(page.locator("details.chart-table table tr").nth(1)).to_be_visible()
+    shot(page, "11-bot-page")
+
+
+def test_keyboard_skip_link_and_visible_focus(page, site):
+    page.goto("/")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to content")
+    expect(skip).to_be_focused()
+    # The focused link is on screen and outlined.
+    box = skip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0
+    outline = skip.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline not in ("none", "")
+    shot(page, "20-skip-link")
+    page.keyboard.press("Enter")
+    expect(page.locator("main#content")).to_be_focused()
+    # Tabbing on from main reaches the page's own links, not the nav again.
+    page.keyboard.press("Tab")
+    focused_in_main = page.evaluate("document.activeElement.closest('main') !== null")
+    assert focused_in_main
+
+
+def test_keyboard_reaches_the_leaderboard_from_the_nav(page, site):
+    page.goto("/")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent") == "Leaderboards":
+            break
+    else:
+        pytest.fail("Tab never reached the Leaderboards link")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/leaderboard/\w+$"))
+
+
+def test_phone_sized_pages_fit_the_screen(phone, site):
+    site.finished_match("manila")
+    for path, name in (("/", "30-phone-home"), ("/leaderboard/manila", "31-phone-leaderboard")):
+        phone.goto(path)
+        # Nothing makes the page itself wider than the phone: wide tables scroll inside.
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width}px wide on a {PHONE['width']}px phone"
+        shot(phone, name)
+    # Every nav link is a comfortable tap target.
+    heights = phone.locator(".site-nav li a").evaluate_all(
+        "links => links.map(a => a.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 40
+    table = phone.locator("main table").first
+    overflow = table.evaluate(
+        "t => { const box = t.closest('.table-scroll') || t;"
+        " return [getComputedStyle(box).overflowX, box.scrollWidth > box.clientWidth]; }"
+    )
+    assert overflow[0] in ("auto", "scroll")
+    expect(phone.locator("#skill-chart")).to_have_attribute("data-drawn", "true")
+    chart_width = phone.locator("#skill-chart canvas").bounding_box()["width"]
+    assert chart_width <= PHONE["width"]
+
+
+def test_pages_without_the_chart_library_still_show_their_numbers(page, site):
+    site.finished_match("manila")
+    page.route("**/static/vendor/**", lambda route: route.abort())
+    page.goto("/leaderboard/manila")
+    expect(page.locator("#skill-chart")).to_be_hidden()
+    page.get_by_text("Skill distribution as a table").click()
+    expect(page.locator("details.chart-table table tr")).not_to_have_count(1)
+    page.locator("table a[href^='/bots/']").first.click()
+    # The server's sketch stays in place of the chart, and the table is there.
+    expect(page.locator("#rating-chart .sparkline polyline")).to_be_visible()
+    expect(page.locator("#rating-chart canvas")).to_have_count(0)
+    expect(page.locator("#rating-chart")).not_to_have_attribute("data-drawn", "true")
+    shot(page, "12-bot-page-without-chart-library")
