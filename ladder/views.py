@@ -26,9 +26,10 @@ def register(app: Flask) -> None:
     from ladder.boards.routes import bp as boards
     from ladder.botpages.routes import bp as botpages
     from ladder.matchpages.routes import bp as matchpages
+    from ladder.replays.routes import bp as replays
     from ladder.staff.routes import bp as staff
 
-    for blueprint in (accounts, boards, botpages, matchpages, staff):
+    for blueprint in (accounts, boards, botpages, matchpages, replays, staff):
         app.register_blueprint(blueprint)
 
     @login_manager.user_loader

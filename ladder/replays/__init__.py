@@ -1,0 +1,1 @@
+"""The replay viewer's pages and JSON endpoints (stored matches and opened files)."""

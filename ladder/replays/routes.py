@@ -1,0 +1,101 @@
+"""Replay viewer endpoints: thin wrappers over `services.replays`.
+
+Stored matches are read with GET; a file the user opens is POSTed (with its
+CSRF token) to the same two endpoints under /replays/open. JSON endpoints answer
+errors as JSON, so the viewer can show the reason.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ladder.errors import MESSAGES
+from ladder.extensions import db
+from ladder.services import matches, replays, storage
+from ladder.services.errors import ServiceError
+
+bp = Blueprint("replays", __name__)
+
+
+def _is_json() -> bool:
+    return request.path.endswith(".json")
+
+
+@bp.errorhandler(ServiceError)
+def _service_error(exc: ServiceError):
+    if not _is_json():
+        raise exc
+    return jsonify({"error": str(exc)}), exc.status
+
+
+@bp.errorhandler(CSRFError)
+def _csrf_error(exc: CSRFError):
+    if not _is_json():
+        raise exc
+    return jsonify({"error": "The page expired or the request was not sent from this site."}), 400
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException):
+    if not _is_json():
+        raise exc
+    code = exc.code or 500
+    return jsonify({"error": MESSAGES.get(code) or exc.description}), code
+
+
+# -- stored matches ------------------------------------------------------------
+def _stored(match_id: int) -> replays.Replay:
+    found = matches.get_match(db.session, match_id)
+    if found.replay_path is None:
+        abort(404)
+    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
+    if not path.exists():
+        abort(404)
+    return replays.load(
+        storage.load_replay(current_app.config["REPLAY_DIR"], found.replay_path), game=found.game
+    )
+
+
+@bp.get("/matches/<id:match_id>/replay/summary.json")
+def match_summary(match_id: int):
+    return jsonify(replays.summary(_stored(match_id)))
+
+
+@bp.get("/matches/<id:match_id>/replay/frames.json")
+def match_frames(match_id: int):
+    return jsonify(_frames(_stored(match_id), request.args))
+
+
+def _frames(replay: replays.Replay, args) -> dict:
+    perspective = replays.parse_perspective(args.get("view"), replay)
+    start, count = replays.parse_window(args.get("start"), args.get("count"), replay)
+    return replays.frames(replay, perspective, start, count)
+
+
+# -- a file the user opens -------------------------------------------------------
+@bp.get("/replays/open")
+def open_page():
+    return render_template("replays/open.html")
+
+
+def _uploaded() -> replays.Replay:
+    upload = request.files.get("file")
+    if upload is None:
+        raise replays.ReplayError("choose a replay file")
+    try:
+        data = upload.read(replays.MAX_FILE_BYTES + 1)
+    finally:
+        upload.close()  # a large upload is spooled to a temporary file: close it now
+    return replays.load(replays.parse_file(data))
+
+
+@bp.post("/replays/open/summary.json")
+def open_summary():
+    return jsonify(replays.summary(_uploaded()))
+
+
+@bp.post("/replays/open/frames.json")
+def open_frames():
+    return jsonify(_frames(_uploaded(), request.form))

@@ -1,0 +1,80 @@
+/* Tradewinds replay viewer: a few helpers shared by the board drawers.
+   Drawers register themselves in Tradewinds.drawers[game]; each is a function
+   (frame, summary) -> <svg> element, drawing only from the frame's dicts. */
+"use strict";
+
+window.Tradewinds = window.Tradewinds || { drawers: {} };
+
+(function (TW) {
+  const NS = "http://www.w3.org/2000/svg";
+
+  /* One SVG element with attributes, appended to `parent` when given. */
+  TW.el = function (tag, attrs, parent) {
+    const node = document.createElementNS(NS, tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+    }
+    if (parent) parent.appendChild(node);
+    return node;
+  };
+
+  /* A text element; the text is set as text, never parsed as markup. */
+  TW.text = function (parent, x, y, content, attrs) {
+    const node = TW.el("text", Object.assign({ x: x, y: y }, attrs || {}), parent);
+    node.textContent = String(content);
+    return node;
+  };
+
+  /* A tooltip for a shape (read by screen readers too). */
+  TW.title = function (parent, content) {
+    const node = TW.el("title", {}, parent);
+    node.textContent = String(content);
+    return node;
+  };
+
+  TW.svgRoot = function (width, height, label) {
+    const svg = TW.el("svg", {
+      xmlns: NS,
+      viewBox: "0 0 " + width + " " + height,
+      role: "img",
+      "aria-label": label,
+      "font-family": "system-ui, sans-serif",
+      "font-size": 12,
+    });
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    return svg;
+  };
+
+  /* Colours of seats 0..4, readable on white and on the sea. */
+  TW.SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"];
+  TW.seatColour = function (seat) {
+    return TW.SEAT_COLOURS[seat % TW.SEAT_COLOURS.length];
+  };
+
+  /* Seat label shown in legends: "0 alice-bot v3". */
+  TW.seatName = function (summary, seat) {
+    const label = summary && summary.seats ? summary.seats[seat] : "";
+    return seat + (label ? " " + label : "");
+  };
+
+  /* The private part of seat `seat` in a frame state: a spectator's list entry,
+     or the seat's own view (where the same keys sit at the top level). */
+  TW.privateOf = function (state, seat) {
+    if (state.private) return state.private[seat] || null;
+    return state.seat === seat ? state : null;
+  };
+
+  /* A legend row per seat: colour swatch, name and a line of figures. */
+  TW.seatTable = function (svg, summary, state, x, y, lines) {
+    const n = summary.players;
+    for (let s = 0; s < n; s++) {
+      const row = y + s * 18;
+      TW.el("rect", { x: x, y: row - 10, width: 12, height: 12, fill: TW.seatColour(s), rx: 2 }, svg);
+      const mine = state.seat === s ? " (this view)" : "";
+      TW.text(svg, x + 18, row, TW.seatName(summary, s) + mine + ": " + lines(s), {
+        "font-weight": state.to_move === s || state.current_player === s || state.turn === s ? "bold" : null,
+      });
+    }
+    return y + n * 18;
+  };
+})(window.Tradewinds);

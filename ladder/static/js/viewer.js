@@ -1,0 +1,332 @@
+/* Tradewinds replay viewer core: controls, move list, seat views, keyboard and
+   fetching frames in chunks. Every state shown comes from the server, which
+   rebuilds it with the game engine; nothing here knows the rules. */
+"use strict";
+
+window.Tradewinds = window.Tradewinds || { drawers: {} };
+
+(function (TW) {
+  const CHUNK = 200;
+
+  /* Where summaries and frames come from: GET for a stored match, POST of the
+     file for one the user opened (see open-replay.js). */
+  TW.matchSource = function (root) {
+    const getJson = function (url) {
+      return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(readJson);
+    };
+    return {
+      summary: function () { return getJson(root.dataset.summaryUrl); },
+      frames: function (view, start, count) {
+        const query = new URLSearchParams({ view: view, start: start, count: count });
+        return getJson(root.dataset.framesUrl + "?" + query.toString());
+      },
+    };
+  };
+
+  TW.uploadSource = function (root, blob, filename) {
+    const post = function (url, fields) {
+      const form = new FormData();
+      form.append("csrf_token", root.dataset.csrf);
+      for (const [key, value] of Object.entries(fields || {})) form.append(key, String(value));
+      form.append("file", blob, filename);
+      return fetch(url, {
+        method: "POST",
+        body: form,
+        credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": root.dataset.csrf },
+      }).then(readJson);
+    };
+    return {
+      summary: function () { return post(root.dataset.summaryUrl); },
+      frames: function (view, start, count) {
+        return post(root.dataset.framesUrl, { view: view, start: start, count: count });
+      },
+    };
+  };
+
+  function readJson(response) {
+    return response.json().catch(function () { return {}; }).then(function (body) {
+      if (!response.ok) {
+        throw new Error(body.error || "the server answered " + response.status);
+      }
+      return body;
+    });
+  }
+
+  function Viewer(root, source) {
+    this.root = root;
+    this.source = source;
+    this.$ = function (id) { return root.querySelector("#" + id); };
+    this.step = 0;
+    this.summary = null;
+    this.view = "spectator";
+    this.cache = new Map(); // "view:step" -> frame
+    this.pending = new Map(); // "view:chunkStart" -> promise
+    this.timer = null;
+    this.playing = false;
+    this.drawn = -1;
+  }
+
+  Viewer.prototype.start = function () {
+    const self = this;
+    this.status("Loading the replay…");
+    return this.source.summary().then(function (summary) {
+      self.summary = summary;
+      self.view = summary.perspectives[0];
+      self.buildControls();
+      self.buildMoves();
+      self.bindKeys();
+      self.status("");
+      return self.goTo(0);
+    }).catch(function (error) {
+      self.status("Cannot show this replay: " + error.message, true);
+      throw error;
+    });
+  };
+
+  Viewer.prototype.status = function (message, isError) {
+    const line = this.$("viewer-status");
+    line.textContent = message;
+    line.classList.toggle("error", Boolean(isError));
+    line.hidden = !message;
+  };
+
+  Viewer.prototype.buildControls = function () {
+    const self = this;
+    const summary = this.summary;
+    const select = this.$("seat-view");
+    select.textContent = "";
+    for (const value of summary.perspectives) {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = value === "spectator"
+        ? "Spectator (everything)"
+        : "Seat " + TW.seatName(summary, Number(value));
+      select.appendChild(option);
+    }
+    select.value = this.view;
+    const slider = this.$("step-slider");
+    slider.max = String(summary.steps);
+    slider.value = "0";
+    if (this.bound) return;
+    this.bound = true;
+    select.addEventListener("change", function () {
+      self.view = select.value;
+      self.drawn = -1;
+      self.goTo(self.step);
+    });
+    slider.addEventListener("input", function () { self.goTo(Number(slider.value)); });
+    this.$("to-start").addEventListener("click", function () { self.pause(); self.goTo(0); });
+    this.$("to-end").addEventListener("click", function () { self.pause(); self.goTo(self.summary.steps); });
+    this.$("step-back").addEventListener("click", function () { self.pause(); self.goTo(self.step - 1); });
+    this.$("step-forward").addEventListener("click", function () { self.pause(); self.goTo(self.step + 1); });
+    this.$("play-pause").addEventListener("click", function () { self.toggle(); });
+    this.$("speed").addEventListener("change", function () {
+      if (self.playing) { self.pause(); self.play(); }
+    });
+  };
+
+  Viewer.prototype.buildMoves = function () {
+    const self = this;
+    const list = this.$("move-list");
+    list.textContent = "";
+    const fragment = document.createDocumentFragment();
+    for (const move of this.summary.moves) {
+      const item = document.createElement("li");
+      item.dataset.step = String(move.step);
+      const who = document.createElement("span");
+      who.className = "move-seat seat-" + (move.seat % 5);
+      who.textContent = "Seat " + move.seat;
+      const what = document.createElement("span");
+      what.className = "move-action";
+      what.textContent = move.text;
+      item.append(who, " ", what);
+      item.title = "Step " + move.step + ": seat " + TW.seatName(this.summary, move.seat);
+      fragment.appendChild(item);
+    }
+    list.appendChild(fragment);
+    if (this.listBound) return;
+    this.listBound = true;
+    list.addEventListener("click", function (event) {
+      const item = event.target.closest("li");
+      if (item) { self.pause(); self.goTo(Number(item.dataset.step)); }
+    });
+  };
+
+  Viewer.prototype.bindKeys = function () {
+    if (this.keysBound) return;
+    this.keysBound = true;
+    const self = this;
+    const native = function (target) {
+      // Let sliders and selects use arrows and Home/End themselves.
+      return target.matches && target.matches("input[type=range], select, input[type=text]");
+    };
+    this.root.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey || !self.summary) return;
+      const key = event.key;
+      if (key === " " || key === "Spacebar") {
+        if (event.target.matches && event.target.matches("select, input")) return;
+        event.preventDefault(); // no page scroll, no click of a focused button
+        self.toggle();
+        return;
+      }
+      if (native(event.target)) return;
+      const moves = {
+        ArrowLeft: function () { return self.step - 1; },
+        ArrowRight: function () { return self.step + 1; },
+        Home: function () { return 0; },
+        End: function () { return self.summary.steps; },
+      };
+      if (moves[key]) {
+        event.preventDefault();
+        self.pause();
+        self.goTo(moves[key]());
+      }
+    });
+    this.root.addEventListener("keyup", function (event) {
+      if ((event.key === " " || event.key === "Spacebar") && event.target.matches
+          && event.target.matches("button")) {
+        event.preventDefault();
+      }
+    });
+  };
+
+  /* The frame of `step` in the current view, fetching its chunk when missing. */
+  Viewer.prototype.frame = function (step) {
+    const view = this.view;
+    const key = view + ":" + step;
+    if (this.cache.has(key)) return Promise.resolve(this.cache.get(key));
+    const first = Math.floor(step / CHUNK) * CHUNK;
+    const chunkKey = view + ":" + first;
+    const self = this;
+    if (!this.pending.has(chunkKey)) {
+      const promise = this.source.frames(view, first, CHUNK).then(function (body) {
+        for (const frame of body.frames) self.cache.set(view + ":" + frame.step, frame);
+      }).finally(function () { self.pending.delete(chunkKey); });
+      this.pending.set(chunkKey, promise);
+    }
+    return this.pending.get(chunkKey).then(function () { return self.cache.get(key); });
+  };
+
+  Viewer.prototype.goTo = function (step) {
+    if (!this.summary) return Promise.resolve();
+    const target = Math.max(0, Math.min(this.summary.steps, step));
+    this.step = target;
+    this.updatePosition();
+    const view = this.view;
+    const self = this;
+    return this.frame(target).then(function (frame) {
+      if (self.step !== target || self.view !== view || !frame) return; // overtaken
+      self.draw(frame);
+      self.prefetch(target);
+    }).catch(function (error) {
+      self.pause();
+      self.status("Cannot load step " + target + ": " + error.message, true);
+    });
+  };
+
+  Viewer.prototype.prefetch = function (step) {
+    const next = (Math.floor(step / CHUNK) + 1) * CHUNK;
+    if (this.playing && next <= this.summary.steps && step > next - CHUNK / 4) {
+      this.frame(next).catch(function () {});
+    }
+  };
+
+  Viewer.prototype.updatePosition = function () {
+    const steps = this.summary.steps;
+    this.$("step-slider").value = String(this.step);
+    this.$("step-label").textContent = "step " + this.step + " / " + steps;
+    const list = this.$("move-list");
+    const old = list.querySelector("[aria-current]");
+    if (old) old.removeAttribute("aria-current");
+    if (this.step > 0) {
+      const item = list.children[this.step - 1];
+      if (item) {
+        item.setAttribute("aria-current", "step");
+        const top = item.offsetTop - list.offsetTop;
+        if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
+          list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+        }
+      }
+    } else {
+      list.scrollTop = 0;
+    }
+    this.$("step-back").disabled = this.step === 0;
+    this.$("to-start").disabled = this.step === 0;
+    this.$("step-forward").disabled = this.step === steps;
+    this.$("to-end").disabled = this.step === steps;
+  };
+
+  Viewer.prototype.draw = function (frame) {
+    const game = this.summary.game;
+    const drawer = TW.drawers[game] || TW.drawers._fallback;
+    let svg;
+    try {
+      svg = drawer(frame, this.summary);
+    } catch (error) {
+      svg = TW.drawers._fallback(frame, this.summary);
+      this.status("This board could not be drawn (" + error.message + "); showing the raw state.", true);
+    }
+    svg.setAttribute("data-step", String(frame.step));
+    svg.setAttribute("data-game", game);
+    this.$("board").replaceChildren(svg);
+    this.drawn = frame.step;
+  };
+
+  Viewer.prototype.toggle = function () {
+    if (this.playing) this.pause();
+    else this.play();
+  };
+
+  Viewer.prototype.play = function () {
+    if (this.playing || !this.summary) return;
+    if (this.step >= this.summary.steps) this.goTo(0);
+    this.playing = true;
+    const button = this.$("play-pause");
+    button.textContent = "⏸";
+    button.setAttribute("aria-label", "Pause");
+    button.setAttribute("aria-pressed", "true");
+    const self = this;
+    const tick = function () {
+      if (!self.playing) return;
+      if (self.step >= self.summary.steps) { self.pause(); return; }
+      const delay = 1000 / Number(self.$("speed").value || 5);
+      const started = performance.now();
+      self.goTo(self.step + 1).then(function () {
+        if (!self.playing) return;
+        self.timer = setTimeout(tick, Math.max(0, delay - (performance.now() - started)));
+      });
+    };
+    this.timer = setTimeout(tick, 0);
+  };
+
+  Viewer.prototype.pause = function () {
+    this.playing = false;
+    clearTimeout(this.timer);
+    const button = this.$("play-pause");
+    button.textContent = "▶";
+    button.setAttribute("aria-label", "Play");
+    button.setAttribute("aria-pressed", "false");
+  };
+
+  /* For a game without a drawer: the state as text, so nothing is hidden. */
+  TW.drawers._fallback = function (frame, summary) {
+    const lines = JSON.stringify(frame.state, null, 1).split("\n").slice(0, 60);
+    const svg = TW.svgRoot(800, 20 + lines.length * 14, summary.game + " state");
+    TW.el("rect", { width: 800, height: 20 + lines.length * 14, fill: "#f4f6f8" }, svg);
+    lines.forEach(function (line, i) {
+      TW.text(svg, 8, 18 + i * 14, line, { "font-family": "monospace", "xml:space": "preserve" });
+    });
+    return svg;
+  };
+
+  TW.Viewer = Viewer;
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.getElementById("replay-viewer");
+    if (!root || root.dataset.upload) return; // open-replay.js starts it once a file is chosen
+    TW.viewer = new Viewer(root, TW.matchSource(root));
+    TW.viewer.start().catch(function () {});
+  });
+})(window.Tradewinds);

@@ -1,0 +1,182 @@
+"""services.replays: records rebuilt by the engine, checked, and cut into frames."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+
+import pytest
+
+import engine
+from ladder.services import replays
+from ladder.services.replays import ReplayError
+
+
+def played(name: str, n: int, seed: int = 4) -> dict:
+    """The record of a random game played to the end, with the ladder's extra fields."""
+    state = engine.get_game(name).new_game(n, seed=seed)
+    chooser = random.Random(seed)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    record = state.record()
+    record.update(seats=[f"bot{i} v1" for i in range(n)], statuses=["ok"] * n)
+    return record
+
+
+@pytest.fixture(scope="module")
+def manila():
+    return played("manila", 3)
+
+
+def states_along(record: dict):
+    """Every state of a record, step 0 to the end (a fresh engine, not the service)."""
+    state = engine.get_game(record["game"]).new_game(record["players"], seed=record["seed"])
+    yield state
+    for _seat, action in record["actions"]:
+        state.apply(action)
+        yield state
+
+
+@pytest.mark.parametrize("name", engine.game_names())
+def test_frames_are_what_the_engine_shows(name):
+    record = played(name, engine.get_game(name).min_players)
+    replay = replays.load(record)
+    assert replay.finished and replay.steps == len(record["actions"])
+    spectator = replays.frames(replay, "spectator", 0, replays.MAX_CHUNK)
+    seat1 = replays.frames(replay, 1, 0, replays.MAX_CHUNK)
+    for step, state in enumerate(states_along(record)):
+        if step >= replays.MAX_CHUNK:
+            break
+        assert spectator["frames"][step]["state"] == state.spectate()
+        assert seat1["frames"][step]["state"] == state.view(1)
+        assert spectator["frames"][step]["to_move"] == state.current_player()
+    first, second = spectator["frames"][0], spectator["frames"][1]
+    assert (first["step"], first["seat"], first["action"]) == (0, None, None)
+    assert [second["seat"], second["action"]] == record["actions"][0]
+
+
+def test_chunks_join_up_and_stop_at_the_end(manila):
+    replay = replays.load(manila)
+    whole = replays.frames(replay, 0, 0, replays.MAX_CHUNK)["frames"]
+    assert len(whole) == replay.steps + 1  # a Manila game is shorter than a chunk
+    parts = []
+    for start in range(0, replay.steps + 1, 40):
+        chunk = replays.frames(replay, 0, start, 40)
+        assert chunk["start"] == start and chunk["steps"] == replay.steps
+        parts += chunk["frames"]
+    assert parts == whole
+    last = replays.frames(replay, 0, replay.steps, 40)["frames"]
+    assert [f["step"] for f in last] == [replay.steps]
+
+
+def test_frame_events_are_what_each_move_logged(manila):
+    replay = replays.load(manila)
+    frames = replays.frames(replay, "spectator", 0, replays.MAX_CHUNK)["frames"]
+    setup = len(next(states_along(manila)).log)
+    assert frames[0]["events"] == []
+    assert [e for f in frames for e in f["events"]] == replay.final.log[setup:]
+    assert all(f["events"] for f in frames[1:] if f["action"]["type"] == "bid")
+
+
+def test_summary_lists_moves_seats_and_perspectives(manila):
+    summary = replays.summary(replays.load(manila))
+    assert summary["perspectives"] == ["spectator", "0", "1", "2"]
+    assert summary["seats"] == ["bot0 v1", "bot1 v1", "bot2 v1"]
+    assert len(summary["moves"]) == summary["steps"] == len(manila["actions"])
+    move = summary["moves"][0]
+    assert [move["seat"], move["action"]] == manila["actions"][0] and move["step"] == 1
+    assert summary["result"] == manila["result"] and summary["board"] is None
+    json.dumps(summary)
+
+
+def test_caravelas_summary_carries_the_map():
+    board = replays.board_for("caravelas")
+    assert board["svg"].startswith("<svg") and "lisboa" in board["where"]
+    x, y = board["where"]["lisboa"]
+    assert f'cx="{x:.1f}" cy="{y:.1f}"' in board["svg"]
+
+
+def test_an_unfinished_record_has_no_spectator(manila):
+    cut = {**manila, "actions": manila["actions"][:10], "result": None}
+    replay = replays.load(cut)
+    assert not replay.finished and replay.perspectives() == ["0", "1", "2"]
+    with pytest.raises(ReplayError, match="finished games only"):
+        replays.parse_perspective("spectator", replay)
+    assert replays.parse_perspective("2", replay) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: [], "JSON object"),
+        (lambda r: {**r, "game": "chess"}, "unknown game"),
+        (lambda r: {k: v for k, v in r.items() if k != "seed"}, "no 'seed'"),
+        (lambda r: {**r, "engine_version": "manila-0"}, "engine 'manila-0'"),
+        (lambda r: {**r, "players": 9}, "cannot start"),
+        (lambda r: {**r, "options": {"speed": 1}}, "cannot start"),
+        (lambda r: {**r, "options": []}, "'options' must be"),
+        (lambda r: {**r, "actions": "all of them"}, "'actions' must be"),
+        (lambda r: {**r, "actions": [[0], *r["actions"][1:]]}, "move 0 is not"),
+        (lambda r: {**r, "actions": [[1, r["actions"][0][1]]]}, "move 0 is recorded for seat 1"),
+        (lambda r: {**r, "actions": [[r["actions"][0][0], {"type": "fly"}]]}, "move 0 is illegal"),
+        (lambda r: {**r, "result": {"scores": [1, 2, 3], "ranks": [3, 2, 1]}}, "result is not"),
+    ],
+)
+def test_bad_records_are_refused_with_the_reason(manila, change, message):
+    with pytest.raises(ReplayError, match=message):
+        replays.load(change(json.loads(json.dumps(manila))))
+
+
+def test_a_record_of_another_game_is_refused_where_a_game_is_expected(manila):
+    with pytest.raises(ReplayError, match="not 'caravelas'"):
+        replays.load(manila, game="caravelas")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty"),
+        (b"\x89PNG\r\n", "not JSON"),
+        (b'{"game": ', "not JSON"),
+        (b"\x1f\x8b\x08\x00garbage", "does not unzip"),
+        (b"x" * (replays.MAX_FILE_BYTES + 1), "at most 512 KB"),
+        (gzip.compress(b" " * (replays.MAX_JSON_BYTES + 10)), "too big once unzipped"),
+    ],
+    ids=["empty", "binary", "cut", "bad-gzip", "too-big", "zip-bomb"],
+)
+def test_bad_files_are_refused(data, message):
+    with pytest.raises(ReplayError, match=message):
+        replays.parse_file(data)
+
+
+def test_plain_and_gzipped_files_read_the_same(manila):
+    plain = json.dumps(manila, indent=1).encode()
+    assert replays.parse_file(plain) == replays.parse_file(gzip.compress(plain)) == manila
+
+
+@pytest.mark.parametrize(
+    ("start", "count", "message"),
+    [
+        ("-1", "5", "start must"),
+        ("x", "5", "whole numbers"),
+        ("0", "0", "count must"),
+        ("0", str(replays.MAX_CHUNK + 1), "count must"),
+        ("100000", "5", "start must"),
+    ],
+)
+def test_bad_windows_are_refused(manila, start, count, message):
+    with pytest.raises(ReplayError, match=message):
+        replays.parse_window(start, count, replays.load(manila))
+
+
+@pytest.mark.parametrize("raw", ["3", "-1", "seat", "1.0"])
+def test_bad_perspectives_are_refused(manila, raw):
+    with pytest.raises(ReplayError, match="view must be"):
+        replays.parse_perspective(raw, replays.load(manila))
+
+
+def test_action_text_reads_type_then_fields():
+    assert replays.action_text({"type": "bid", "amount": 5}) == "bid amount=5"
+    assert replays.action_text({"type": "load", "goods": ["jade"]}) == 'load goods=["jade"]'
+    assert replays.action_text({"add": 2}) == "add=2"
