@@ -22,7 +22,7 @@
     const width = Number(map.getAttribute("width"));
     const mapHeight = Number(map.getAttribute("height"));
     const n = summary.players;
-    const panel = 70 + n * 58;
+    const panel = 80 + n * 70;
     const svg = TW.svgRoot(width, mapHeight + panel, "Caravelas board at step " + frame.step);
 
     // The map itself, moved into one group (the board holds a single <svg>).
@@ -60,11 +60,12 @@
       const at = where[place];
       if (!at) return;
       const k = crowd[place] = (crowd[place] || 0) + 1;
-      const x = at[0] - 12 + (k - 1) * 12;
-      const y = at[1] + 16;
+      const x = at[0] - 20 + (k - 1) * 22;
+      const y = at[1] + 24;
       const g = TW.el("g", { class: "fleet", "data-seat": s }, svg);
-      TW.el("path", { d: "M" + (x - 8) + "," + (y - 4) + " h16 l-4,8 h-8 z", fill: TW.seatColour(s), stroke: "#000" }, g);
-      TW.el("path", { d: "M" + x + "," + (y - 4) + " v-12 l8,8 z", fill: "#fff", stroke: "#000", "stroke-width": 0.8 }, g);
+      TW.el("path", { d: "M" + (x - 13) + "," + (y - 6) + " h26 l-6,12 h-14 z", fill: TW.seatColour(s), stroke: "#000", "stroke-width": 1.5 }, g);
+      TW.el("path", { d: "M" + x + "," + (y - 6) + " v-18 l12,12 z", fill: "#fff", stroke: "#000" }, g);
+      TW.text(g, x, y + 4, s, { "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": "bold" });
       TW.title(g, "Seat " + TW.seatName(summary, s) + " fleet at " + (board.names[place] || place));
     });
 
@@ -76,17 +77,17 @@
       + st.cards_played + " cards played" + (st.end_triggered ? " · end triggered" : "")
       + " · Jerónimos " + st.jeronimos + " / " + st.jeronimos_size
       + " · movement deck " + st.movement_deck + " · discovery pile " + st.discovery_pile
-      + " · viewing as " + who, { "font-size": 15, "font-weight": "bold" });
+      + " · viewing as " + who, { "font-size": 19, "font-weight": "bold" });
     for (let s = 0; s < n; s++) {
-      const y = top + 30 + s * 58;
+      const y = top + 38 + s * 70;
       const own = TW.privateOf(st, s);
-      TW.el("rect", { x: 12, y: y - 12, width: 14, height: 14, fill: TW.seatColour(s), rx: 2 }, svg);
+      TW.el("rect", { x: 10, y: y - 15, width: 16, height: 16, fill: TW.seatColour(s), rx: 2 }, svg);
       TW.text(svg, 32, y, TW.seatName(summary, s) + ": " + st.scores[s] + " points · at "
         + (board.names[st.fleets[s]] || st.fleets[s]) + " · discovered " + st.discovered[s].length
         + (st.sunk[s].length ? " · sunk caravels " + st.sunk[s].join(", ") : ""),
-      { "font-size": 14, "font-weight": st.turn === s && st.phase !== "over" ? "bold" : null });
+      { "font-size": 18, "font-weight": st.turn === s && st.phase !== "over" ? "bold" : null });
       st.cargo[s].forEach(function (colour, k) {
-        TW.el("rect", { x: 32 + k * 16, y: y + 8, width: 12, height: 12, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, svg);
+        TW.el("rect", { x: 32 + k * 20, y: y + 10, width: 16, height: 16, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, svg);
       });
       const counts = st.discovery_counts[s];
       let secret = "discovery cards: " + counts.green + " green, " + counts.yellow + " yellow";
@@ -96,7 +97,7 @@
         secret = "discovery " + (own.discovery_cards.map(function (p) { return board.names[p] || p; }).join(", ") || "none")
           + (own.drawn && own.drawn.length ? " · drawn " + own.drawn.join(", ") : "");
       }
-      TW.text(svg, 32 + Math.max(1, st.cargo[s].length) * 16 + 10, y + 19, hand + " · " + secret, { "font-size": 12, fill: "#234" });
+      TW.text(svg, 32 + Math.max(1, st.cargo[s].length) * 20 + 10, y + 24, hand + " · " + secret, { "font-size": 16, fill: "#234" });
     }
     return svg;
   };

@@ -7,7 +7,7 @@
   const GOOD_FILL = { jade: "#2e8b57", silk: "#4169e1", ginseng: "#e0a100", nutmeg: "#8b5a2b" };
   const GOODS = ["jade", "silk", "ginseng", "nutmeg"];
   const PRICE_TRACK = [0, 5, 10, 20, 30];
-  const LANE_X = 70;
+  const LANE_X = 100;
   const CELL = 40;
   const LANE_Y = [90, 160, 230];
   const BERTHS = [
@@ -76,11 +76,11 @@
         { "text-anchor": "middle", fill: "#456", "font-size": 14 });
     }
     // Berths on the right: harbours and shipyards with their worker and docked boat.
-    const berthX = 650;
+    const berthX = 660;
     BERTHS.forEach(function (pair, i) {
       const y = 82 + i * 34;
       const key = pair[0];
-      TW.el("rect", { x: berthX, y: y - 14, width: 260, height: 30, rx: 4,
+      TW.el("rect", { x: berthX, y: y - 14, width: 250, height: 30, rx: 4,
         fill: key.startsWith("harbour") ? "#e3f1d9" : "#eadccb", stroke: "#887" }, svg);
       TW.text(svg, berthX + 8, y + 5, pair[1]);
       const worker = st.spaces ? st.spaces[key] : null;
@@ -91,11 +91,10 @@
     });
     boats.forEach(function (boat, lane) {
       if (boat.berth) return;
-      const pos = boat.position === null || boat.position === undefined ? 0 : boat.position;
-      drawBoat(svg, boat, LANE_X + Math.min(pos, 13) * CELL, LANE_Y[lane] + 6);
-      if (boat.position === null || boat.position === undefined) {
-        TW.text(svg, LANE_X - 50, LANE_Y[lane] + 4, "start?", { fill: "#456", "font-size": 10 });
-      }
+      // Before the harbour master sets the start, a boat waits left of space 0.
+      const unset = boat.position === null || boat.position === undefined;
+      const x = unset ? LANE_X - CELL - 8 : LANE_X + Math.min(boat.position, 13) * CELL;
+      drawBoat(svg, boat, x, LANE_Y[lane] + 6);
     });
 
     // Pirate ship, pilots and insurance.
@@ -127,23 +126,29 @@
       });
     });
 
-    // Seats: cash, shares (count; by good where this view may see them), accomplices.
+    // Seats: cash and accomplices, then shares (by good where this view may see them).
     TW.text(svg, 360, 340, "Seats", { "font-weight": "bold" });
-    TW.seatTable(svg, summary, { seat: st.seat, to_move: st.to_move }, 360, 362, function (s) {
+    for (let s = 0; s < summary.players; s++) {
+      const y = 362 + s * 36;
       const own = TW.privateOf(st, s);
+      TW.el("rect", { x: 360, y: y - 10, width: 12, height: 12, fill: TW.seatColour(s), rx: 2 }, svg);
+      TW.text(svg, 378, y, TW.seatName(summary, s) + (st.seat === s ? " (this view)" : "") + ": "
+        + st.cash[s] + " pesos · " + st.accomplices[s] + " accomplices left" + (st.passed[s] ? " · passed" : ""),
+      { "font-weight": st.to_move === s ? "bold" : null });
       let shares = st.shares[s] + " shares";
       if (own && own.my_shares) {
         const list = GOODS.filter(function (g) { return own.my_shares[g]; })
           .map(function (g) { return g + "×" + own.my_shares[g]; });
         const pawned = GOODS.filter(function (g) { return own.my_mortgaged[g]; })
           .map(function (g) { return g + "×" + own.my_mortgaged[g]; });
-        shares += " [" + (list.join(" ") || "none") + (pawned.length ? "; mortgaged " + pawned.join(" ") : "") + "]";
+        shares += ": " + (list.join(" ") || "none") + (pawned.length ? " · mortgaged " + pawned.join(" ") : "");
       } else if (st.mortgaged[s]) {
-        shares += " (" + st.mortgaged[s] + " mortgaged)";
+        shares += " (" + st.mortgaged[s] + " mortgaged, goods hidden)";
+      } else {
+        shares += " (goods hidden)";
       }
-      return st.cash[s] + " pesos · " + shares + " · " + st.accomplices[s] + " accomplices"
-        + (st.passed[s] ? " · passed" : "");
-    });
+      TW.text(svg, 378, y + 15, shares, { "font-size": 11, fill: "#345" });
+    }
     const events = (frame.events || []).slice(-6);
     TW.text(svg, 12, 480, "This move:", { "font-weight": "bold" });
     events.forEach(function (event, i) {

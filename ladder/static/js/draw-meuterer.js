@@ -27,10 +27,14 @@
 
   TW.drawers.meuterer = function (frame, summary) {
     const st = frame.state;
-    const svg = TW.svgRoot(920, 660, "Meuterer board at step " + frame.step);
-    TW.el("rect", { width: 920, height: 660, fill: "#dbeef7" }, svg);
+    // Seats to the right of the circle, or under it on a phone.
+    const narrow = TW.isNarrow();
+    const width = narrow ? 590 : 920;
+    const height = narrow ? 620 + summary.players * 84 + 60 : 660;
+    const svg = TW.svgRoot(width, height, "Meuterer board at step " + frame.step);
+    TW.el("rect", { width: width, height: height, fill: "#dbeef7" }, svg);
     const who = st.seat === null ? "spectator" : "seat " + st.seat;
-    TW.text(svg, 12, 22, "Round " + st.round + " / " + st.rounds + " · " + st.phase + " · captain: seat "
+    TW.text(svg, 12, 22, (narrow ? "R" : "Round ") + st.round + " / " + st.rounds + " · " + st.phase + " · captain: seat "
       + st.captain + (st.promise !== null ? " (promises " + st.promise + ")" : "") + " · viewing as " + who,
     { "font-size": 15, "font-weight": "bold" });
 
@@ -73,9 +77,9 @@
     loose.forEach(function (play, k) { card(svg, CX - 40 + k * 18, CY, play.card, play.seat); });
 
     // Right panel: seats with score, reserved navigation, conflicts, character, hand.
-    const x = 570;
-    TW.text(svg, x, 60, "Seats", { "font-weight": "bold" });
-    let y = 84;
+    const x = narrow ? 20 : 570;
+    TW.text(svg, x, narrow ? 600 : 60, "Seats", { "font-weight": "bold" });
+    let y = narrow ? 624 : 84;
     for (let s = 0; s < summary.players; s++) {
       const own = TW.privateOf(st, s);
       const character = st.characters ? st.characters[s] : own ? own.character : null;

@@ -57,24 +57,16 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return seat + (label ? " " + label : "");
   };
 
+  /* Whether the board is phone-narrow, so a drawer may stack its panels. */
+  TW.isNarrow = function () {
+    const board = document.getElementById("board");
+    return Boolean(board && board.clientWidth && board.clientWidth < 640);
+  };
+
   /* The private part of seat `seat` in a frame state: a spectator's list entry,
      or the seat's own view (where the same keys sit at the top level). */
   TW.privateOf = function (state, seat) {
     if (state.private) return state.private[seat] || null;
     return state.seat === seat ? state : null;
-  };
-
-  /* A legend row per seat: colour swatch, name and a line of figures. */
-  TW.seatTable = function (svg, summary, state, x, y, lines) {
-    const n = summary.players;
-    for (let s = 0; s < n; s++) {
-      const row = y + s * 18;
-      TW.el("rect", { x: x, y: row - 10, width: 12, height: 12, fill: TW.seatColour(s), rx: 2 }, svg);
-      const mine = state.seat === s ? " (this view)" : "";
-      TW.text(svg, x + 18, row, TW.seatName(summary, s) + mine + ": " + lines(s), {
-        "font-weight": state.to_move === s || state.current_player === s || state.turn === s ? "bold" : null,
-      });
-    }
-    return y + n * 18;
   };
 })(window.Tradewinds);

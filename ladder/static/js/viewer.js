@@ -73,12 +73,15 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     this.status("Loading the replay…");
     return this.source.summary().then(function (summary) {
       self.summary = summary;
-      self.view = summary.perspectives[0];
+      // A link may name a step and a view: /matches/7#step=40&view=1
+      const wanted = new URLSearchParams(window.location.hash.slice(1));
+      const view = wanted.get("view");
+      self.view = summary.perspectives.indexOf(view) >= 0 ? view : summary.perspectives[0];
       self.buildControls();
       self.buildMoves();
       self.bindKeys();
       self.status("");
-      return self.goTo(0);
+      return self.goTo(Number(wanted.get("step")) || 0);
     }).catch(function (error) {
       self.status("Cannot show this replay: " + error.message, true);
       throw error;
@@ -284,7 +287,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     if (this.step >= this.summary.steps) this.goTo(0);
     this.playing = true;
     const button = this.$("play-pause");
-    button.textContent = "⏸";
+    button.textContent = "Pause";
     button.setAttribute("aria-label", "Pause");
     button.setAttribute("aria-pressed", "true");
     const self = this;
@@ -305,7 +308,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     this.playing = false;
     clearTimeout(this.timer);
     const button = this.$("play-pause");
-    button.textContent = "▶";
+    button.textContent = "Play";
     button.setAttribute("aria-label", "Play");
     button.setAttribute("aria-pressed", "false");
   };
