@@ -142,7 +142,7 @@ def test_phone_sized_pages_fit_the_screen(phone, site):
         assert width <= PHONE["width"], f"{path} is {width}px wide on a {PHONE['width']}px phone"
         shot(phone, name)
     # Every nav link is a comfortable tap target.
-    heights = phone.locator(".site-nav li a").evaluate_all(
+    heights = phone.locator(".site-nav a").evaluate_all(
         "links => links.map(a => a.getBoundingClientRect().height)"
     )
     assert heights and min(heights) >= 40

@@ -125,8 +125,15 @@ def test_keyboard_drives_the_viewer(page, site, game):
     total = open_match(page, site, game)
     press(page, "#to-start")
     expect_step(page, 0)
-    # The board is a tab stop of its own: keys work there whatever the buttons' states.
-    page.locator("#board").focus()
+    # The board is a tab stop of its own, after the controls: keys work there whatever
+    # the buttons' states.
+    page.locator("#step-slider").focus()
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "board":
+            break
+    else:
+        pytest.fail("Tab from the slider never reached the board")
     page.keyboard.press("ArrowRight")
     expect_step(page, 1)
     page.keyboard.press("ArrowRight")
