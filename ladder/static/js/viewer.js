@@ -255,10 +255,14 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     } else {
       list.scrollTop = 0;
     }
+    const focused = document.activeElement;
     this.$("step-back").disabled = this.step === 0;
     this.$("to-start").disabled = this.step === 0;
     this.$("step-forward").disabled = this.step === steps;
     this.$("to-end").disabled = this.step === steps;
+    // A button that just became disabled drops keyboard focus to the page body,
+    // where the arrow keys no longer reach the viewer: keep focus on the board.
+    if (focused && focused.disabled && this.root.contains(focused)) this.$("board").focus();
   };
 
   Viewer.prototype.draw = function (frame) {
