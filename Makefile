@@ -16,15 +16,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Bots run under bubblewrap (Debian package `bubblewrap`); install it when missing.
-# apt-get update only when the first install attempt cannot find the package.
 sandbox:
-	@command -v bwrap >/dev/null || apt-get install -y -q bubblewrap \
-		|| (apt-get update -q && apt-get install -y -q bubblewrap)
+	@deploy/apt-ensure.sh bwrap bubblewrap
 
 # The broker (Debian package `redis-server`); `make run` starts a private one under var/.
 redis:
-	@command -v redis-server >/dev/null || apt-get install -y -q redis-server \
-		|| (apt-get update -q && apt-get install -y -q redis-server)
+	@deploy/apt-ensure.sh redis-server redis-server
 
 # The charting library (uPlot, MIT) from the npm registry, pinned by version and by the
 # sha512 of its tarball, unpacked into the gitignored ladder/static/vendor/. Pages show
@@ -37,8 +34,7 @@ UPLOT_JS := $(VENDOR)/uPlot.iife.min.js
 charts: $(UPLOT_JS)
 
 $(UPLOT_JS):
-	@command -v npm >/dev/null || apt-get install -y -q npm \
-		|| (apt-get update -q && apt-get install -y -q npm)
+	@deploy/apt-ensure.sh npm npm
 	rm -rf $(VENDOR).tmp && mkdir -p $(VENDOR).tmp
 	cd $(VENDOR).tmp && npm pack --silent uplot@$(UPLOT_VERSION) >/dev/null
 	echo "$(UPLOT_SHA512)  $(VENDOR).tmp/uplot-$(UPLOT_VERSION).tgz" | sha512sum --check --quiet
@@ -51,8 +47,7 @@ $(UPLOT_JS):
 
 # Browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
 chromium:
-	@test -x /usr/bin/chromium || apt-get install -y -q chromium \
-		|| (apt-get update -q && apt-get install -y -q chromium)
+	@deploy/apt-ensure.sh /usr/bin/chromium chromium
 
 run: setup sandbox redis charts
 	$(BIN)/ladder run
