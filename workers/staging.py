@@ -17,6 +17,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import engine
 from workers.sandbox import SDK_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +35,24 @@ class BotSource:
     path: Path
 
 
+def house_file(game: str, name: str) -> Path | None:
+    """The file of house bot `game/name`: the game's own, else one every game shares
+    (like `random`, which needs no game knowledge); None if there is none."""
+    own = HOUSE_DIR / game / f"{name}.py"
+    if own.is_file():
+        return own
+    shared = HOUSE_DIR / f"{name}.py"
+    if shared.is_file() and game in engine.game_names():
+        return shared
+    return None
+
+
 def house_bots() -> list[str]:
     """Names of every house bot, like `manila/greedy`."""
-    return sorted(f"{p.parent.name}/{p.stem}" for p in HOUSE_DIR.glob("*/*.py") if p.stem[0] != "_")
+    shared = [p.stem for p in HOUSE_DIR.glob("*.py") if p.stem[0] != "_"]
+    names = {f"{p.parent.name}/{p.stem}" for p in HOUSE_DIR.glob("*/*.py") if p.stem[0] != "_"}
+    names |= {f"{game}/{name}" for game in engine.game_names() for name in shared}
+    return sorted(names)
 
 
 def resolve(spec: str) -> BotSource:
@@ -49,9 +65,10 @@ def resolve(spec: str) -> BotSource:
         elif path.suffix not in (".py", ".zip"):
             raise ValueError(f"{spec}: a bot is a .py file, a .zip or a directory with bot.py")
         return BotSource(label=str(spec), path=path.resolve())
-    house = HOUSE_DIR / f"{spec}.py"
-    if spec.count("/") == 1 and not spec.endswith((".py", ".zip")) and house.is_file():
-        return BotSource(label=spec, path=house)
+    if spec.count("/") == 1 and not spec.endswith((".py", ".zip")):
+        house = house_file(*spec.split("/"))
+        if house is not None:
+            return BotSource(label=spec, path=house)
     raise ValueError(
         f"no bot {spec!r}: not a file or directory, nor a house bot"
         f" (house bots: {', '.join(house_bots()) or 'none'})"

@@ -18,14 +18,18 @@ import engine
 from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
-from workers.staging import HOUSE_DIR
+from workers.staging import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def house_files(game: str) -> dict[str, Path]:
     """Bot name -> file, for one game's house bots and its starter template."""
-    files = {p.stem: p for p in sorted((HOUSE_DIR / game).glob("*.py")) if p.stem[0] != "_"}
+    files = {}
+    for spec in house_bots():
+        owner, name = spec.split("/")
+        if owner == game:
+            files[name] = house_file(game, name)
     starter = ROOT / "bots" / "starter" / game / "bot.py"
     if starter.is_file():
         files["starter"] = starter

@@ -26,7 +26,7 @@ from ladder.services import storage
 from ladder.services.errors import Conflict
 from workers.limits import Limits
 from workers.match import run_job
-from workers.staging import HOUSE_DIR
+from workers.staging import house_file
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def limits(config: Mapping) -> Limits:
 def validation_job(version: BotVersion, config: Mapping) -> dict:
     """A short match: the new version in seat 0, house `random` bots in the others."""
     game = engine.get_game(version.bot.game)
-    house = HOUSE_DIR / version.bot.game / "random.py"
+    house = house_file(version.bot.game, "random")
     seats = [
         {
             "seat": 0,

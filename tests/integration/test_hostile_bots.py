@@ -87,7 +87,7 @@ def test_host_files_and_other_bots_code_are_unreadable(game, hostile, tmp_path):
     database = tmp_path / "ladder.db"
     database.write_text("SECRET ROWS")
     other = tmp_path / "other_bot.py"
-    other.write_text((ROOT / "bots" / "house" / game / "random.py").read_text())
+    other.write_text((ROOT / "bots" / "house" / "random.py").read_text())
     targets = [
         "/etc/shadow",
         "/etc/passwd",

@@ -175,11 +175,11 @@ def test_a_zip_bot_imports_its_helpers_and_reads_its_data(game, tmp_path):
 def test_run_job_plays_a_ladder_job_in_seat_order(game):
     import engine
     from workers.match import run_job
-    from workers.staging import HOUSE_DIR
+    from workers.staging import house_file
 
     players = engine.get_game(game).min_players
     seats = [
-        {"seat": s, "label": f"bot{s}", "path": str(HOUSE_DIR / game / "random.py")}
+        {"seat": s, "label": f"bot{s}", "path": str(house_file(game, "random"))}
         for s in reversed(range(players))
     ]
     out = run_job({"game": game, "seed": 4, "options": {}, "seats": seats})

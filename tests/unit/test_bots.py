@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from workers.staging import house_file
 
 HOUSE = Path(__file__).resolve().parents[2] / "bots" / "house"
 GAMES = engine.game_names()
@@ -15,7 +16,7 @@ GAMES = engine.game_names()
 
 def load(game: str, name: str, tag: str):
     """A fresh copy of a house bot module (bots keep state in module globals)."""
-    path = HOUSE / game / f"{name}.py"
+    path = house_file(game, name)
     spec = importlib.util.spec_from_file_location(f"house_{game}_{name}_{tag}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

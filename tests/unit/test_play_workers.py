@@ -241,3 +241,15 @@ def test_a_bwrap_that_cannot_make_namespaces_is_refused_with_its_reason(monkeypa
             sandbox.runtime()
     finally:
         sandbox._probe.cache_clear()
+
+
+def test_a_shared_house_bot_serves_every_game_and_a_games_own_comes_first():
+    from workers.staging import HOUSE_DIR, house_file
+
+    for game in engine.game_names():
+        assert house_file(game, "random") == HOUSE_DIR / "random.py"
+        assert house_file(game, "greedy") == HOUSE_DIR / game / "greedy.py"
+    assert house_file("chess", "random") is None
+    assert house_file("manila", "no-such-bot") is None
+    with pytest.raises(ValueError, match="nor a house bot"):
+        resolve("chess/random")

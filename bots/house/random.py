@@ -1,4 +1,4 @@
-"""House bot `random`: a uniformly random legal action, the baseline every bot should beat.
+"""House bot `random` for every game: a uniformly random legal action, the baseline to beat.
 
 Seeded from its first view, so a match with the same seed plays the same way
 (`random.Random` hashes a string seed with SHA-512, the same in every process).
