@@ -8,12 +8,19 @@ key expires, and the scheduler hands the work to another worker.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import threading
 from collections.abc import Iterator
 
 import redis
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    """One connection pool per broker URL and process (a worker child reuses it)."""
+    return redis.Redis.from_url(url)
 
 
 def _key(kind: str, ident: int) -> str:
@@ -30,7 +37,7 @@ class Leases:
 
     @classmethod
     def from_url(cls, url: str, ttl_s: int) -> Leases:
-        return cls(redis.Redis.from_url(url), ttl_s)
+        return cls(_client(url), ttl_s)
 
     def held(self, kind: str, ident: int) -> bool:
         return bool(self.client.exists(_key(kind, ident)))
