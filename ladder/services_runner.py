@@ -186,7 +186,10 @@ def run_all(host: str, port: int, web_workers: int, concurrency: int) -> None:
             f"  broker: {env['REDIS_URL']}   database: {settings.database_url(env)}\n"
             "  Ctrl-C stops everything.\n"
         )
+        parent = os.getppid()
         while not stopping:
+            if os.getppid() != parent:
+                break  # whoever started us (make, a shell) is gone: stop with it
             dead = [n for n, p in procs.items() if p.poll() is not None]
             if dead:
                 raise click.ClickException(f"{', '.join(dead)} stopped unexpectedly")
