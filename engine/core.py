@@ -80,6 +80,8 @@ class State:
 
     game_name: str = ""
     engine_version: str = ""
+    # The keys of a view that only its own seat may know; `spectate` shows them per seat.
+    private_view_keys: tuple[str, ...] = ()
 
     def __init__(self, num_players: int, seed: int, options: dict | None) -> None:
         self.num_players = num_players
@@ -116,11 +118,21 @@ class State:
         """The whole state as JSON-able data, for an all-seeing spectator.
 
         What every seat may see, plus each seat's secrets (hands, shares,
-        characters) under `"private"`: one dict per seat holding the secret keys
-        of `view(seat)` with the same values. The generator is left out. Only
-        the ladder decides when showing it is fair (a finished match).
+        characters) under `"private"`: one dict per seat holding the
+        `private_view_keys` of `view(seat)` with the same values. The generator
+        is left out. Only the ladder decides when showing it is fair (a
+        finished match). Not on a hot path: it builds every seat's view.
         """
-        raise NotImplementedError
+        if not self.private_view_keys:
+            raise NotImplementedError(f"{self.game_name} names no private_view_keys")
+        views = [self.view(seat) for seat in range(self.num_players)]
+        public = {
+            k: v
+            for k, v in views[0].items()
+            if k not in ("seat", "events", *self.private_view_keys)
+        }
+        private = [{k: v[k] for k in self.private_view_keys} for v in views]
+        return {**public, "seat": None, "spectator": True, "private": private}
 
     def hidden_variant(self, seat: int, seed: int) -> State:
         """A copy in which everything `seat` cannot see is resampled.

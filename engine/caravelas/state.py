@@ -19,8 +19,6 @@ SLOT_CARAVEL = {colour: k for k, pair in board.CARAVEL_SLOTS.items() for colour 
 CUBE_AT = {place: colour for colour, place in board.CUBE_PLACES.items()}
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
-# The keys of a view that only its seat may know (a spectator sees them for all).
-PRIVATE_VIEW_KEYS = ("movement", "discovery_cards", "drawn")
 
 
 def _sub_multisets(values: list[int]) -> list[list[int]]:
@@ -36,6 +34,7 @@ class CaravelasState(State):
 
     game_name = "caravelas"
     engine_version = "caravelas-1"
+    private_view_keys = ("movement", "discovery_cards", "drawn")
 
     def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
         super().__init__(num_players, seed, options)
@@ -353,21 +352,6 @@ class CaravelasState(State):
             "drawn_count": len(self.drawn),
             "events": self.events_since_last_decision(seat),
         }
-
-    def spectate(self) -> dict:
-        """The public table plus every seat's movement hand, discoveries and draw."""
-        public = self.view(0)
-        for key in ("seat", "events", *PRIVATE_VIEW_KEYS):
-            del public[key]
-        private = [
-            {
-                "movement": list(self.hand[s]),
-                "discovery_cards": list(self.secret[s]),
-                "drawn": list(self.drawn) if s == self.turn else [],
-            }
-            for s in range(self.num_players)
-        ]
-        return {**public, "seat": None, "spectator": True, "private": private}
 
     def _colour_counts(self, seat: int) -> dict[str, int]:
         green = sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.secret[seat])

@@ -18,8 +18,6 @@ VERSION = "manila-1"
 
 # Phases where the player on move may also mortgage or redeem a share.
 MONEY_PHASES = frozenset({"auction", "buy", "place"})
-# The keys of a view that only its seat may know (a spectator sees them for all).
-PRIVATE_VIEW_KEYS = ("my_shares", "my_mortgaged")
 
 
 class ManilaState(State):
@@ -27,6 +25,7 @@ class ManilaState(State):
 
     game_name = "manila"
     engine_version = VERSION
+    private_view_keys = ("my_shares", "my_mortgaged")
 
     def __init__(self, num_players: int, seed: int, options: dict) -> None:
         super().__init__(num_players, seed, options)
@@ -559,17 +558,6 @@ class ManilaState(State):
             "dice": dict(self.dice),
             "events": self.events_since_last_decision(seat),
         }
-
-    def spectate(self) -> dict:
-        """Every seat's view at once: the public table plus each seat's shares."""
-        public = self.view(0)
-        for key in ("seat", "events", *PRIVATE_VIEW_KEYS):
-            del public[key]
-        private = [
-            {"my_shares": dict(self.held[s]), "my_mortgaged": dict(self.mortgaged[s])}
-            for s in range(self.num_players)
-        ]
-        return {**public, "seat": None, "spectator": True, "private": private}
 
     def hidden_variant(self, seat: int, seed: int) -> ManilaState:
         other = copy.deepcopy(self)

@@ -34,8 +34,6 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
     "discard",
     "over",
 )
-# The keys of a view that only its seat may know (a spectator sees them for all).
-PRIVATE_VIEW_KEYS = ("hand", "character", "available_characters")
 
 
 class MeutererState(State):
@@ -43,6 +41,7 @@ class MeutererState(State):
 
     game_name = "meuterer"
     engine_version = "meuterer-1"
+    private_view_keys = ("hand", "character", "available_characters")
 
     def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
         super().__init__(num_players, seed, options)
@@ -120,17 +119,6 @@ class MeutererState(State):
 
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
-
-    def spectate(self) -> dict:
-        """The public table plus, per seat, what only that seat's view shows."""
-        public = view.build(self, 0)
-        for key in ("seat", "events", *PRIVATE_VIEW_KEYS):
-            del public[key]
-        private = []
-        for seat in range(self.num_players):
-            own = view.build(self, seat)
-            private.append({key: own[key] for key in PRIVATE_VIEW_KEYS})
-        return {**public, "seat": None, "spectator": True, "private": private}
 
     def hidden_variant(self, seat: int, seed: int) -> MeutererState:
         return view.hidden_variant(self, seat, seed)
