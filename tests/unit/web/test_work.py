@@ -186,3 +186,51 @@ def test_house_bots_are_seeded_once_for_every_game(session, config):
     assert {v.bot.owner_id for v in versions} == {demo.id}
     assert session.scalars(select(Rating)).all()
     assert seed_house_bots(session, config) == []  # nothing twice
+
+
+def zip_bot() -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.py", "def act(view, legal):\n    return legal[0]\n")
+    return buffer.getvalue()
+
+
+def corrupt_stored_file(config, version):
+    from ladder.services import storage
+
+    storage.resolve(config["UPLOAD_DIR"], version.path).write_bytes(b"not a zip at all")
+
+
+def test_a_stored_upload_that_cannot_be_staged_fails_validation_with_the_reason(
+    session, config, alice
+):
+    from ladder.services import bots
+
+    version = bots.upload_version(session, config, alice, "toyrace", "z", "bot.zip", zip_bot())
+    corrupt_stored_file(config, version)
+    # The file is refused while staging, before any bot process starts.
+    config["UNSAFE_NO_SANDBOX"] = True
+    done = work.validate_version(session, config, version.id)
+    assert done.state == "failed" and "not a valid zip" in done.validation_log
+    assert work.validate_version(session, config, version.id) is None  # not validated twice
+
+
+def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config, alice, bob):
+    from ladder.services import bots
+
+    broken = bots.upload_version(session, config, alice, "toyrace", "z", "bot.zip", zip_bot())
+    bots.start_validation(session, broken.id)
+    bots.finish_validation(session, broken.id, True, "set up by the test")
+    other = make_active_bot(session, config, bob, name="fine")
+    match = matches.create_match(session, config, "toyrace", [broken.id, other.id], ranked=True)
+    corrupt_stored_file(config, broken)
+    config["UNSAFE_NO_SANDBOX"] = True
+    assert work.play_match(session, config, match.id) is None
+    failed = session.get(Match, match.id)
+    assert failed.state == "failed"
+    assert all("could not be played" in seat.error for seat in failed.seats)
+    assert all(session.get(Rating, v.id).games == 0 for v in (broken, other))
+    assert work.play_match(session, config, match.id) is None  # a failed match is not replayed
