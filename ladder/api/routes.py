@@ -9,7 +9,7 @@ from ladder.api.openapi import document
 from ladder.boards.games import game_info
 from ladder.extensions import db
 from ladder.models import MAX_ID
-from ladder.services import accounts, bots, matches, queries, storage
+from ladder.services import accounts, bots, matches, queries
 from ladder.services.errors import NotFound, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -137,10 +137,10 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    if found.replay_path is None:
-        raise NotFound(f"match {match_id} has no replay yet")
-    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
-    if not path.exists():
+    path = matches.replay_file(current_app.config, found)
+    if path is None:
+        if found.replay_path is None:
+            raise NotFound(f"match {match_id} has no replay yet")
         raise NotFound(f"the replay of match {match_id} is missing")
     # Read whole (replays are small) so no file handle outlives the request.
     return Response(

@@ -19,7 +19,7 @@ import engine
 from ladder.extensions import db
 from ladder.matchpages.forms import ChallengeForm
 from ladder.paging import page_arg
-from ladder.services import bots, matches, queries, storage
+from ladder.services import bots, matches, queries
 from ladder.services.errors import ServiceError
 
 bp = Blueprint("matchpages", __name__)
@@ -71,10 +71,8 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    if found.replay_path is None:
-        abort(404)
-    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
-    if not path.exists():
+    path = matches.replay_file(current_app.config, found)
+    if path is None:
         abort(404)
     return send_file(
         path,

@@ -48,10 +48,7 @@ def _http_error(exc: HTTPException):
 # -- stored matches ------------------------------------------------------------
 def _stored(match_id: int) -> replays.Replay:
     found = matches.get_match(db.session, match_id)
-    if found.replay_path is None:
-        abort(404)
-    path = storage.resolve(current_app.config["REPLAY_DIR"], found.replay_path)
-    if not path.exists():
+    if matches.replay_file(current_app.config, found) is None:
         abort(404)
     return replays.load(
         storage.load_replay(current_app.config["REPLAY_DIR"], found.replay_path), game=found.game

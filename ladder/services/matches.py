@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -119,6 +120,14 @@ def create_challenge(
         seed=seed,
         requested_by=user,
     )
+
+
+def replay_file(config: Mapping, match: Match) -> Path | None:
+    """Where a match's stored replay is; None while it has none or the file is gone."""
+    if match.replay_path is None:
+        return None
+    path = storage.resolve(config["REPLAY_DIR"], match.replay_path)
+    return path if path.exists() else None
 
 
 def match_job(session: Session, config: Mapping, match_id: int) -> dict:
