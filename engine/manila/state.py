@@ -66,7 +66,6 @@ class ManilaState(State):
         self.voyage += 1
         self.phase = "auction"
         self.auction_active = [(previous + i) % n for i in range(n)]
-        self.auction_turn = previous
         self.high_bid = 0
         self.high_bidder: int | None = None
         self.harbour_master = previous
@@ -222,10 +221,11 @@ class ManilaState(State):
             for g in self._open_boats()
             if self.seat_cost(g) <= cap
         ]
-        for space in D.SPACES:
-            taken = len(self.pirates) >= 2 if space == "pirate" else self.spaces[space] is not None
-            if not taken and D.SPACE_COST[space] <= cap:
-                acts.append({"type": "place", "space": space})
+        acts += [
+            {"type": "place", "space": space}
+            for space in self._free_spaces()
+            if D.SPACE_COST[space] <= cap
+        ]
         if not acts:
             # Manila: a player who can afford nothing may stow away on a free boat
             # seat, paying all his cash.
@@ -307,8 +307,7 @@ class ManilaState(State):
         elif self.high_bidder is not None and active == [self.high_bidder]:
             self._appoint(self.high_bidder, self.high_bid)
         else:
-            self.auction_turn = active[i % len(active)]
-            self.turn = self.auction_turn
+            self.turn = active[i % len(active)]
 
     def _appoint(self, seat: int, price: int) -> None:
         self.harbour_master = seat
@@ -366,13 +365,18 @@ class ManilaState(State):
             self._transfer("bank", seat, D.INSURANCE_BONUS, "insurance")
         self.emit("placed", seat=seat, space=space)
 
+    def _free_spaces(self) -> list[str]:
+        """Spaces other than boat seats that nobody holds (the pirate ship has two)."""
+        return [
+            space
+            for space in D.SPACES
+            if (len(self.pirates) < 2 if space == "pirate" else self.spaces[space] is None)
+        ]
+
     def _cheapest_cost(self) -> int:
         """Cost of the cheapest free space or seat right now (a large number if none)."""
         costs = [self.seat_cost(g) for g in self._open_boats()]
-        for space in D.SPACES:
-            taken = len(self.pirates) >= 2 if space == "pirate" else self.spaces[space] is not None
-            if not taken:
-                costs.append(D.SPACE_COST[space])
+        costs += [D.SPACE_COST[space] for space in self._free_spaces()]
         return min(costs, default=1 << 30)
 
     def _do_board(self, seat: int, action: dict) -> None:
