@@ -278,17 +278,15 @@ def test_rolls_move_boats_and_boats_past_13_dock_in_order():
 
 
 def test_a_docked_boat_takes_no_more_accomplices():
+    # jade: 5 + 6 = 11 after roll 1, 17 after roll 2: it docks before round 3.
     state = at_placement(4, positions=(5, 4, 0), dice=(6, 1, 1, 6, 1, 1, 1, 1, 1))
-    play(state, place("harbour_a"), PASS, PASS, PASS)
-    # roll 1 jade 11; roll 2 jade 17 -> docked after roll 2; but round 2 comes first
-    assert state.rolls == 1
-    state = at_placement(4, positions=(5, 4, 0), dice=(6, 6, 6, 1, 1, 1, 1, 1, 1))
-    play(state, place("harbour_a"), PASS, PASS, PASS)
-    assert state.rolls == 1 and state.berth["jade"] is None
-    state.position["jade"] = 14
-    state.berth["jade"] = "harbour_a"
-    state._legal_cache = None
+    play(state, place("harbour_a"), PASS, PASS, PASS)  # round 1; only seat 0 goes on
+    assert state.rolls == 1 and place("boat", "jade") in state.legal_actions()
+    state.apply(place("shipyard_a"))  # round 2, then roll 2
+    assert state.rolls == 2 and state.berth["jade"] == "harbour_a"
+    assert state.current_player() == 0 and state.phase == "place"
     assert all(a.get("good") != "jade" for a in state.legal_actions())
+    assert place("boat", "silk") in state.legal_actions()
 
 
 # -- pirates ------------------------------------------------------------------------------
@@ -495,7 +493,7 @@ def test_shipyard_paid_by_insurer_who_never_pays_himself_figure_14():
     spaces = {"insurance": 0, "shipyard_a": 0, "shipyard_b": 1}
     _, gain, bank = settle_with(spaces=spaces, positions=(13, 0, 0))
     assert gain[0] == -8 and gain[1] == 8
-    assert bank == -36 * 0  # jade docked with no crew: the bank pays nobody
+    assert bank == 0  # jade docked with no crew, and the insurer paid seat 1
 
 
 def test_insurer_pays_the_bank_for_a_shipyard_nobody_holds():
