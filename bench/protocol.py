@@ -7,7 +7,9 @@ Run by hand: `.venv/bin/python bench/protocol.py [--decisions N] [--starts N] [-
    with the same interpreter and message. Target: at most 2x.
 2. Sandboxed bot start (launch to `ready`, a minimal bot that imports
    nothing) against a bare `python3 -c pass` in the same run. Target: at most
-   1.5x. What a bot imports itself is its own start-up time.
+   1.5x. What a bot imports itself is its own start-up time. Shown twice: in
+   a warm slot (the zygote forks the bot: every match but a worker's first)
+   and in a new slot (bwrap and the zygote start first).
 3. A 4-player Manila match between house `random` bots, end to end in the
    sandbox (launch, every decision, teardown). Target: under 0.5 s.
 """
@@ -19,6 +21,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,9 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from workers import protocol
 from workers.limits import Limits
-from workers.match import run_match, seat_uid
-from workers.sandbox import BotProcess, runtime
-from workers.staging import BotSource, Staging, resolve
+from workers.match import run_match
+from workers.sandbox import runtime
+from workers.slots import Slot, SlotPool, pool
+from workers.staging import BotSource, resolve
 
 MINIMAL_BOT = "def act(view, legal):\n    return legal[0]\n"
 
@@ -72,11 +76,11 @@ def raw_echo_us(python: str, message: bytes, n: int) -> float:
         proc.wait()
 
 
-def sandboxed_us(rt, staging: Staging, message: bytes, n: int, seat: int) -> float:
+def sandboxed_us(slot: Slot, message: bytes, n: int) -> float:
     """Microseconds per decision through the sandbox, pausing the bot between moves."""
     limits = Limits()
-    uid = seat_uid(seat) if rt.unprivileged else None
-    bot = BotProcess(rt, staging.sdk, staging.add(seat, resolve("manila/random"), uid), limits, uid)
+    slot.stage(resolve("manila/random"))
+    bot = slot.spawn(limits)
     try:
         bot.send(protocol.start("manila", 0, 4, {}, limits.wire()))
         protocol.ready(bot.read_line(10))
@@ -103,18 +107,23 @@ def bare_start_ms(python: str) -> float:
     return (time.perf_counter() - began) * 1000
 
 
-def sandbox_start_ms(rt, staging: Staging, seat: int, minimal: BotSource) -> float:
+def sandbox_start_ms(slots: SlotPool, minimal: BotSource, new_slot: bool) -> float:
+    """Launch to `ready` of a minimal bot, in a warm slot or in one started for it."""
     limits = Limits()
-    uid = seat_uid(seat % 16) if rt.unprivileged else None
-    bot_dir = staging.add(seat, minimal, uid)
     began = time.perf_counter()
-    bot = BotProcess(rt, staging.sdk, bot_dir, limits, uid)
-    try:
-        bot.send(protocol.start("manila", 0, 4, {}, limits.wire()))
-        protocol.ready(bot.read_line(10))
-        return (time.perf_counter() - began) * 1000
-    finally:
-        bot.kill()
+    if new_slot:
+        slots.close()  # the next lease starts a new sandbox
+        slots = pool(runtime(), limits)
+        began = time.perf_counter()
+    with slots.lease(1) as [slot]:
+        slot.stage(minimal)
+        bot = slot.spawn(limits)
+        try:
+            bot.send(protocol.start("manila", 0, 4, {}, limits.wire()))
+            protocol.ready(bot.read_line(10))
+            return (time.perf_counter() - began) * 1000
+        finally:
+            bot.kill()
 
 
 def match_s(seed: int) -> float:
@@ -134,25 +143,29 @@ def main() -> None:
     message = sample_message()
     print(f"sandbox: {rt.bwrap} (unprivileged outer uid: {rt.unprivileged}), python {rt.python}")
     print(f"act message: {len(message)} bytes")
-    with Staging() as staging:
+    slots = pool(rt, Limits())
+    with slots.lease(1) as [slot]:
         # Interleaved, three of each, medians: the machine's load drifts.
         raws, boxes = [], []
-        for seat in range(3):
+        for _ in range(3):
             raws.append(raw_echo_us(rt.python, message, args.decisions))
-            boxes.append(sandboxed_us(rt, staging, message, args.decisions, seat))
-        raw, boxed = statistics.median(raws), statistics.median(boxes)
-        print(f"1. per decision: raw echo {raw:.1f} us, sandboxed {boxed:.1f} us,"
-              f" ratio {boxed / raw:.2f}x (target <= 2x)")  # fmt: skip
-    with Staging() as staging:
-        minimal = BotSource("minimal", staging.root / "minimal.py")
-        minimal.path.write_text(MINIMAL_BOT)
-        bare, boxed_start = [], []
-        for i in range(args.starts):
-            bare.append(bare_start_ms(rt.python))
-            boxed_start.append(sandbox_start_ms(rt, staging, i + 1, minimal))
-        b, s = statistics.median(bare), statistics.median(boxed_start)
-        print(f"2. start: bare python3 -c pass {b:.1f} ms, sandboxed bot to ready {s:.1f} ms,"
-              f" ratio {s / b:.2f}x (target <= 1.5x)")  # fmt: skip
+            boxes.append(sandboxed_us(slot, message, args.decisions))
+    raw, boxed = statistics.median(raws), statistics.median(boxes)
+    print(f"1. per decision: raw echo {raw:.1f} us, sandboxed {boxed:.1f} us,"
+          f" ratio {boxed / raw:.2f}x (target <= 2x)")  # fmt: skip
+    minimal = BotSource("minimal", Path(tempfile.mkdtemp()) / "minimal.py")
+    minimal.path.write_text(MINIMAL_BOT)
+    bare, warm, new = [], [], []
+    for _ in range(args.starts):
+        bare.append(bare_start_ms(rt.python))
+        warm.append(sandbox_start_ms(slots, minimal, new_slot=False))
+    b, w = statistics.median(bare), statistics.median(warm)
+    for _ in range(args.starts):
+        new.append(sandbox_start_ms(pool(rt, Limits()), minimal, new_slot=True))
+    n = statistics.median(new)
+    print(f"2. start: bare python3 -c pass {b:.1f} ms; sandboxed bot to ready:"
+          f" warm slot {w:.1f} ms ({w / b:.2f}x), new slot {n:.1f} ms ({n / b:.2f}x)"
+          " (target <= 1.5x)")  # fmt: skip
     times = [match_s(seed) for seed in range(1, args.matches + 1)]
     median = statistics.median(times)
     print(f"3. 4-player Manila, house random bots, sandboxed: median {median:.3f} s,"

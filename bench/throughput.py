@@ -27,7 +27,7 @@ from ladder.models import Bot, BotVersion, Match
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
 from ladder.services_runner import free_port, start_redis, stop, worker_command
-from workers.staging import HOUSE_DIR
+from workers.staging import house_file
 
 
 def prepare(var: Path, redis_url: str):
@@ -47,7 +47,7 @@ def prepare(var: Path, redis_url: str):
     with app.app_context():
         seed_house_bots(db.session, quiet)
         user = accounts.register(db.session, "bench", "bench-password")
-        source = (HOUSE_DIR / "manila" / "random.py").read_bytes()
+        source = house_file("manila", "random").read_bytes()
         extra = bots.upload_version(db.session, quiet, user, "manila", "random-2", "bot.py", source)
         bots.start_validation(db.session, extra.id)
         bots.finish_validation(db.session, extra.id, True, "bench")

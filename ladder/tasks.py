@@ -12,6 +12,7 @@ import random
 import redis
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_process_shutdown
 from flask import current_app
 from sqlalchemy.exc import OperationalError
 
@@ -21,6 +22,7 @@ from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import work
 from workers.sandbox import SandboxUnavailable
+from workers.slots import close_pools
 
 log = logging.getLogger(__name__)
 
@@ -79,3 +81,9 @@ def schedule() -> dict:
     if created or any(again.values()):
         log.info("scheduled", extra={"created": created, "requeued": again})
     return {"created": created, "requeued": again}
+
+
+@worker_process_shutdown.connect
+def _end_sandboxes(**_kwargs) -> None:
+    """A pool process that stops ends the bot sandboxes it kept between matches."""
+    close_pools()

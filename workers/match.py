@@ -7,7 +7,6 @@ played out by the fallback policy; the outcome records every seat's status.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -15,8 +14,9 @@ import engine
 from workers import protocol
 from workers.fallback import Fallback
 from workers.limits import Limits
-from workers.sandbox import UID_BASE, BotFault, BotProcess, runtime
-from workers.staging import BotSource, Staging, resolve
+from workers.sandbox import BotFault, BotProcess, runtime
+from workers.slots import pool
+from workers.staging import BotSource, resolve
 
 STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
 
@@ -29,13 +29,6 @@ def fault_ranks(engine_ranks: list[int], statuses: list[str]) -> list[int]:
     for i in ok:
         ranks[i] = 1 + sum(1 for j in ok if engine_ranks[j] < engine_ranks[i])
     return ranks
-
-
-def seat_uid(seat: int) -> int | None:
-    """The outer uid a seat's sandbox runs as, when the runner is root (else its own)."""
-    if os.geteuid() != 0:
-        return None
-    return UID_BASE + (os.getpid() % 50_000) * 16 + seat
 
 
 class _Seat:
@@ -80,9 +73,9 @@ def run_match(
     state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
     rt = runtime(unsafe)
     seats = [_Seat(source.label) for source in sources]
-    with Staging() as staging:
+    with pool(rt, limits).lease(len(sources)) as slots:
         try:
-            _start(state, seats, sources, staging, rt, limits)
+            _start(state, seats, sources, slots, limits)
             decision_ms = _play(state, seats, limits, Fallback(seed))
             result = state.result()
             for seat in seats:
@@ -108,16 +101,16 @@ def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> di
     return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
 
 
-def _start(state, seats, sources, staging, rt, limits) -> None:
+def _start(state, seats, sources, slots, limits) -> None:
     """Launch every seat at once, then collect the `ready` replies within init_ms."""
-    uids = [seat_uid(i) if rt.unprivileged else None for i in range(len(seats))]
     # Stage every bot first: a bad upload raises before any process starts.
-    dirs = [staging.add(i, source, uids[i]) for i, source in enumerate(sources)]
+    for slot, source in zip(slots, sources, strict=True):
+        slot.stage(source)
     launched = time.monotonic()
-    for i, (seat, bot_dir, uid) in enumerate(zip(seats, dirs, uids, strict=True)):
+    for i, (seat, slot) in enumerate(zip(seats, slots, strict=True)):
         seat.bank_ms = float(limits.bank_ms)
         try:
-            seat.bot = BotProcess(rt, staging.sdk, bot_dir, limits, uid)
+            seat.bot = slot.spawn(limits)
             seat.bot.send(
                 protocol.start(state.game_name, i, state.num_players, state.options, limits.wire())
             )

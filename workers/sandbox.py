@@ -1,5 +1,8 @@
-"""One bot process in a bubblewrap sandbox, and the pipes the runner talks to it through.
+"""Bot processes in bubblewrap sandboxes, and the pipes the runner talks to them through.
 
+Each sandbox is long-lived (a `workers.slots.Slot`): its pid 1 is a zygote
+that forks one fresh bot process per match, so a bot starts in about a
+millisecond instead of paying for bwrap and a new interpreter every time.
 The sandbox has no network, its own user/pid/ipc/uts namespaces, a non-root
 uid, a read-only runtime and bot directory, a size-capped private /tmp as the
 only writable place, an empty environment and rlimits. When the runner runs as
@@ -20,23 +23,23 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from workers.limits import Limits
 
 SDK_NAME = "tradewinds_sdk.py"
+ZYGOTE_NAME = "tradewinds_zygote.py"
 
 
-def sdk_entry(sdk_dir: str) -> str:
-    """`python -c` code that imports the SDK from `sdk_dir`, so its cached bytecode is used."""
-    module = SDK_NAME.removesuffix(".py")
-    return (
-        f"import sys; sys.path.insert(0, {sdk_dir!r}); import {module}; sys.exit({module}.main())"
-    )
+def zygote_entry(sdk_dir: str) -> str:
+    """`python -c` code that starts the zygote from `sdk_dir`, so cached bytecode is used."""
+    module = ZYGOTE_NAME.removesuffix(".py")
+    return f"import sys; sys.path.insert(0, {sdk_dir!r}); import {module}; {module}.main()"
 
 
 # Exit codes of bots/sdk.py (kept in step with it; the SDK imports nothing of ours).
 EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
-# Outer uids for sandboxes when the runner is root: one per process and seat,
+# Outer uids for sandboxes when the runner is root: one per process and slot,
 # so one bot's fork bomb cannot use up another's process budget.
 UID_BASE = 200_000
 INNER_UID = 1000
@@ -136,25 +139,36 @@ def _runtime_binds(python: str) -> list[str]:
     return args
 
 
-def bwrap_command(rt: Runtime, sdk: str, bot_dir: str, limits: Limits) -> list[str]:
-    """The full bwrap command line that runs the SDK on the bot in `bot_dir`."""
+def bwrap_command(
+    rt: Runtime, sdk_dir: str, bot_dir: str, tmpfs_mb: int, control_fd: int
+) -> list[str]:
+    """The bwrap command line of one slot's sandbox, whose pid 1 is the zygote."""
     return [
         rt.bwrap,
         *_namespace_args(),
         *([] if rt.unprivileged else ["--cap-drop", "ALL"]),
+        # The zygote is the namespace's init: the kernel then drops every signal a
+        # bot sends it, so no bot can take the sandbox down for the next one.
+        "--as-pid-1",
         "--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin",
         "--setenv", "LANG", "C.UTF-8",
         *_runtime_binds(rt.python),
         "--proc", "/proc", "--dev", "/dev",
-        "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp",
-        "--ro-bind", os.path.dirname(sdk), "/sdk",
+        "--size", str(tmpfs_mb << 20), "--tmpfs", "/tmp",
+        "--ro-bind", sdk_dir, "/sdk",
         "--ro-bind", bot_dir, "/bot",
-        # The root is bwrap's own tmpfs: read-only too, so /tmp is the only writable place.
+        # The root is bwrap's own tmpfs and /dev another: both read-only, so /tmp
+        # (emptied by the zygote before every bot) is the only writable place.
+        "--remount-ro", "/dev",
         "--remount-ro", "/",
         "--chdir", "/tmp",
-        "--", rt.python, "-I", "-S", "-B", "-c", sdk_entry("/sdk"), "--rlimits", rlimits(limits),
-        "/bot",
+        "--", rt.python, "-I", "-S", "-B", "-c", zygote_entry("/sdk"), str(control_fd), "/tmp",
     ]  # fmt: skip
+
+
+def bare_command(rt: Runtime, sdk_dir: str, control_fd: int) -> list[str]:
+    """The zygote without a sandbox (unsafe development mode)."""
+    return [rt.python, "-I", "-S", "-B", "-c", zygote_entry(sdk_dir), str(control_fd), "-"]
 
 
 def rlimits(limits: Limits) -> str:
@@ -170,71 +184,55 @@ def rlimits(limits: Limits) -> str:
     return ",".join(f"{name}={value}" for name, value in caps.items())
 
 
-class BotProcess:
-    """One running bot: start it, talk JSON lines to it, pause, resume and kill it."""
+class Host(Protocol):
+    """What a bot process needs from the sandbox it was forked in (`workers.slots.Slot`)."""
 
-    def __init__(self, rt: Runtime, sdk: str, bot_dir: str, limits: Limits, uid: int | None):
+    def walk(self, signo: int) -> list[int]: ...
+
+    def wait_exit(self, timeout_s: float) -> int | None: ...
+
+    def clear(self) -> int | None: ...
+
+
+class BotProcess:
+    """One running bot: talk JSON lines to it, pause, resume and kill it.
+
+    `pid` is the bot's pid as the runner sees it (None if it ended before it
+    was found); the bot leads a process group of its own. `host` is the slot
+    whose zygote forked it: it reports the exit code and finds every process
+    the bot started, wherever it moved in the tree.
+    """
+
+    def __init__(
+        self, host: Host, pid: int | None, stdin: int, stdout: int, stderr: int, limits: Limits
+    ) -> None:
         self.limits = limits
+        self.pid = pid
+        self.returncode: int | None = None
         self.stderr_total = 0
+        self._host = host
         self._tail = bytearray()
         self._out = bytearray()
         self._strays: list[int] = []
         self._pauses = 0
-        self._group: int | None = None  # the bot's process group, found at the first pause
         self.paused = False
-        self._sandboxed = rt.bwrap is not None
-        if rt.bwrap is None:
-            entry = sdk_entry(os.path.dirname(sdk))
-            command = [
-                rt.python,
-                "-I",
-                "-S",
-                "-B",
-                "-c",
-                entry,
-                "--rlimits",
-                rlimits(limits),
-                bot_dir,
-            ]
-            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-            cwd = bot_dir
-        else:
-            command = bwrap_command(rt, sdk, bot_dir, limits)
-            env, cwd = {}, "/"
-        if uid is not None:
-            # Only an unprivileged outer uid makes RLIMIT_NPROC bite (see module
-            # docstring). setpriv drops to it; asking Popen to do so instead would
-            # make Python fork the whole (large) runner process rather than vfork.
-            command = [
-                SETPRIV, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", *command,
-            ]  # fmt: skip
-        self.proc = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-        if not self._sandboxed:
-            self._group = self.proc.pid
-        self._out_fd = self.proc.stdout.fileno()
-        self._err_fd = self.proc.stderr.fileno()
+        self._stdin = open(stdin, "wb")  # noqa: SIM115 - closed by kill()
+        self._out_fd, self._err_fd = stdout, stderr
         os.set_blocking(self._out_fd, False)
         os.set_blocking(self._err_fd, False)
         self._poll = select.poll()
         self._poll.register(self._out_fd, select.POLLIN)
         self._poll.register(self._err_fd, select.POLLIN)
         self._err_open = True
+        self._closed = False
 
     # -- talking ------------------------------------------------------------
     def send(self, line: bytes) -> None:
         """Write one protocol line; a bot that has closed its input has crashed."""
         try:
-            self.proc.stdin.write(line)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            self._stdin.write(line)
+            self._stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
             raise self._exit_fault() from None
 
     def read_line(self, timeout_s: float) -> bytes:
@@ -319,13 +317,13 @@ class BotProcess:
 
     def _exit_fault(self) -> BotFault:
         """Name the fault of a bot whose output ended: how did it exit?"""
-        try:
-            code = self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
+        if self.returncode is None:
+            self.returncode = self._host.wait_exit(1)
+        code = self.returncode
+        if code is None:
             return BotFault("crash", "closed its output without exiting")
         self._drain_stderr()
-        # bwrap reports a child killed by signal N as 128 + N.
-        signo = -code if code < 0 else code - 128 if code > 128 else 0
+        signo = -code if code < 0 else 0
         if code == EXIT_MEMORY:
             return BotFault("killed", f"memory limit ({self.limits.memory_mb} MiB) reached")
         if code == EXIT_FILE_LIMIT or signo == signal.SIGXFSZ:
@@ -348,33 +346,18 @@ class BotProcess:
                 return
 
     # -- scheduling ---------------------------------------------------------
-    def _tree(self) -> list[int]:
-        """Stop every process of the sandbox, top down, so none can fork behind our back."""
-        stopped, stack = [], [self.proc.pid]
-        while stack:
-            pid = stack.pop()
-            try:
-                os.kill(pid, signal.SIGSTOP)
-            except ProcessLookupError:
-                continue
-            stopped.append(pid)
-            stack.extend(_children(pid))
-        return stopped
-
     def pause(self) -> None:
         """SIGSTOP the bot and everything it started, so it uses no CPU off its move.
 
-        The bot runs in a session of its own (`--new-session`), so one signal to
-        its process group stops it and its children; every few pauses a walk of
-        the whole tree also finds processes that left the group (setsid) and
-        stops those one by one from then on.
+        The bot leads a process group of its own, so one signal to the group
+        stops it and its children; every few pauses a walk of the whole tree
+        also finds processes that left the group (setsid) and stops those one
+        by one from then on.
         """
-        if self.paused:
+        if self.paused or self.pid is None:
             return
         self.paused = True
-        if self._group is None:
-            self._group = self._payload()
-        _signal(-self._group, signal.SIGSTOP)
+        _signal(-self.pid, signal.SIGSTOP)
         for pid in self._strays:
             _signal(pid, signal.SIGSTOP)
         if self._pauses % SWEEP_EVERY == 0:
@@ -388,56 +371,31 @@ class BotProcess:
         self.paused = False
         for pid in self._strays:
             _signal(pid, signal.SIGCONT)
-        if self._group is not None:
-            _signal(-self._group, signal.SIGCONT)
-
-    def _payload(self) -> int:
-        """The pid (as we see it) of the SDK process: pid 2 inside the sandbox's namespace."""
-        for init in _children(self.proc.pid):
-            for pid in _children(init):
-                if _inner_pid(pid) == 2:
-                    return pid
-        return self.proc.pid  # already gone: signals to bwrap's own group do no harm
+        _signal(-self.pid, signal.SIGCONT)
 
     def _sweep(self) -> None:
         """Stop every bot process, top down so none forks behind our back; note strays."""
-        if self._sandboxed:
-            # bwrap and the namespace's init are ours, not the bot's: walk, do not stop.
-            stack = [pid for init in _children(self.proc.pid) for pid in _children(init)]
-        else:
-            stack = [self.proc.pid]
-        while stack:
-            pid = stack.pop()
-            try:
-                os.kill(pid, signal.SIGSTOP)
-            except ProcessLookupError:
-                continue
-            if pid not in self._strays and _group(pid) not in (self._group, None):
+        for pid in self._host.walk(signal.SIGSTOP):
+            if pid not in self._strays and _group(pid) not in (self.pid, None):
                 self._strays.append(pid)
-            stack.extend(_children(pid))
 
     def kill(self) -> None:
-        """Kill every process of this sandbox and reap bwrap; safe to call twice."""
-        if self.proc.returncode is None:
-            tree = self._tree()
-            # Kill everything below the outer bwrap and let it reap the namespace's
-            # init: init only finishes dying once every process of its namespace
-            # is gone, so when bwrap exits the sandbox is empty.
-            for pid in tree[1:] if self._sandboxed else tree:
-                _signal(pid, signal.SIGKILL)
-            _signal(self.proc.pid, signal.SIGCONT)
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        """Kill every process the bot started and collect its exit code; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        code = self._host.clear()
+        if self.returncode is None:
+            self.returncode = code
         self._drain_stderr()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        with contextlib.suppress(OSError):
+            self._stdin.close()
+        for fd in (self._out_fd, self._err_fd):
             with contextlib.suppress(OSError):
-                stream.close()
+                os.close(fd)
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     """Direct children of `pid`, across all its threads."""
     found: list[int] = []
     try:
@@ -466,7 +424,7 @@ def _group(pid: int) -> int | None:
         return None
 
 
-def _inner_pid(pid: int) -> int | None:
+def inner_pid(pid: int) -> int | None:
     """A process's pid inside its own (innermost) pid namespace."""
     try:
         with open(f"/proc/{pid}/status", "rb") as handle:
@@ -476,3 +434,12 @@ def _inner_pid(pid: int) -> int | None:
     except OSError:
         pass
     return None
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False

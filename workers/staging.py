@@ -1,9 +1,9 @@
 """Bots named on a command line or stored by the ladder, copied to where a sandbox can see them.
 
 Every seat gets a private copy of its bot (a `bot.py`, a directory or the
-contents of a `.zip`) in a fresh temporary directory, owned by that seat's
-sandbox uid and readable by no other: a bot never sees another bot's code,
-and a file changed mid-match does not change the bot that plays.
+contents of a `.zip`) in its sandbox slot's own directory, emptied first,
+owned by that slot's uid and readable by no other: a bot never sees another
+bot's code, and a file changed mid-match does not change the bot that plays.
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ import importlib.util
 import os
 import py_compile
 import shutil
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from workers.sandbox import SDK_NAME
+from workers.sandbox import SDK_NAME, ZYGOTE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE_DIR = ROOT / "bots" / "house"
 SDK_FILE = ROOT / "bots" / "sdk.py"
+ZYGOTE_FILE = ROOT / "workers" / "zygote.py"
 MAX_ZIP_BYTES = 32 << 20
 MAX_ZIP_FILES = 500
 
@@ -101,45 +101,43 @@ def extract_zip(archive: Path, dest: Path) -> None:
         raise ValueError(f"{archive.name} has no bot.py at its root")
 
 
-class Staging:
-    """A temporary tree: the SDK for all seats, and one private directory per seat."""
-
-    def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="tradewinds-match-"))
-        os.chmod(self.root, 0o711)
-        sdk_dir = self.root / "sdk"
-        sdk_dir.mkdir()
-        sdk = sdk_dir / SDK_NAME
-        shutil.copyfile(SDK_FILE, sdk)
-        # Bytecode compiled once per match saves every bot the compile at its start.
-        cached = Path(importlib.util.cache_from_source(str(sdk)))
-        py_compile.compile(str(sdk), cfile=str(cached), doraise=True)
-        for path, mode in ((sdk_dir, 0o755), (sdk, 0o644), (cached.parent, 0o755), (cached, 0o644)):
+def install_sdk(sdk_dir: Path) -> None:
+    """Put the SDK and the zygote, with their bytecode, in `sdk_dir` (bound at /sdk)."""
+    sdk_dir.mkdir(exist_ok=True)
+    for source, name in ((SDK_FILE, SDK_NAME), (ZYGOTE_FILE, ZYGOTE_NAME)):
+        target = sdk_dir / name
+        shutil.copyfile(source, target)
+        # Compiled once here, so no sandbox ever compiles it at start.
+        cached = Path(importlib.util.cache_from_source(str(target)))
+        py_compile.compile(str(target), cfile=str(cached), doraise=True)
+        for path, mode in ((target, 0o644), (cached.parent, 0o755), (cached, 0o644)):
             os.chmod(path, mode)
-        self.sdk = str(sdk)
+    os.chmod(sdk_dir, 0o755)
 
-    def add(self, seat: int, source: BotSource, uid: int | None) -> str:
-        """Copy `source` into seat's directory, owned by `uid` (when given); its path."""
-        dest = self.root / f"seat{seat}"
-        if source.path.is_dir():
-            shutil.copytree(source.path, dest, symlinks=False)
+
+def stage(source: BotSource, dest: Path, uid: int | None) -> None:
+    """Replace what `dest` holds with a private copy of `source`, readable by `uid` only.
+
+    ValueError for an upload that cannot be staged (a bad zip, no bot.py).
+    """
+    empty(dest)
+    if source.path.is_dir():
+        shutil.copytree(source.path, dest, symlinks=False, dirs_exist_ok=True)
+    elif source.path.suffix == ".zip":
+        extract_zip(source.path, dest)
+    else:
+        shutil.copyfile(source.path, dest / "bot.py")
+    _lock_down(dest, uid)
+
+
+def empty(folder: Path) -> None:
+    """Delete everything inside `folder` (which stays)."""
+    os.chmod(folder, 0o700)
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
         else:
-            dest.mkdir()
-            if source.path.suffix == ".zip":
-                extract_zip(source.path, dest)
-            else:
-                shutil.copyfile(source.path, dest / "bot.py")
-        _lock_down(dest, uid)
-        return str(dest)
-
-    def cleanup(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
-
-    def __enter__(self) -> Staging:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.cleanup()
+            entry.unlink()
 
 
 def _lock_down(top: Path, uid: int | None) -> None:

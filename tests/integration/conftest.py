@@ -62,10 +62,12 @@ def live_processes_with(marker: str) -> list[int]:
 
 
 def sandbox_processes() -> list[int]:
-    """Live processes (pid, state, command) running as one of this test process's sandbox uids."""
-    from workers.match import seat_uid
+    """Live bot processes (pid, state, command): those running as one of this test process's
+    sandbox uids, other than the sandboxes' own bwrap and zygote, which outlive matches."""
+    from workers.slots import MAX_SLOTS, pool_pids, slot_uid
 
-    uids = {seat_uid(seat) for seat in range(16)} - {None}
+    uids = {slot_uid(index) for index in range(MAX_SLOTS)} - {None}
+    keep = pool_pids()
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -76,6 +78,6 @@ def sandbox_processes() -> list[int]:
             continue
         uid = int(status.split("\nUid:", 1)[1].split()[0])
         state = status.split("\nState:", 1)[1].split()[0]
-        if uid in uids and state != "Z":
+        if uid in uids and state != "Z" and int(entry) not in keep:
             found.append((int(entry), state, Path(f"/proc/{entry}/cmdline").read_bytes()[:80]))
     return found

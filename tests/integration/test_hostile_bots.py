@@ -65,7 +65,7 @@ def test_huge_file_is_capped_and_nothing_outside_tmp_is_writable(game, hostile, 
     assert out["statuses"][0] == "killed"
     assert "file size limit" in out["errors"][0]
     assert "WROTE" not in out["stderr"][0]
-    assert out["stderr"][0].count("DENIED") == 5
+    assert out["stderr"][0].count("DENIED") == 7
     assert list(host_dir.iterdir()) == []
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -10,14 +13,28 @@ import pytest
 from tests.integration.conftest import needs_bwrap, sandbox_processes
 from workers import protocol
 from workers.limits import Limits
-from workers.match import run_match, seat_uid
-from workers.sandbox import BotFault, BotProcess, SandboxUnavailable, runtime
-from workers.staging import Staging, resolve
+from workers.match import run_match
+from workers.sandbox import BotFault, SandboxUnavailable, runtime
+from workers.slots import pool
+from workers.staging import BotSource, resolve
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 
 HOSTILE = Path(__file__).parent / "hostile"
 START = protocol.start("test", 0, 2, {}, Limits().wire())
+
+
+@contextlib.contextmanager
+def one_bot(source: BotSource):
+    """A bot forked in a leased sandbox slot: (the bot, its slot); killed afterwards."""
+    limits = Limits()
+    with pool(runtime(), limits).lease(1) as [slot]:
+        slot.stage(source)
+        bot = slot.spawn(limits)
+        try:
+            yield bot, slot
+        finally:
+            bot.kill()
 
 
 def cpu_seconds(uid: int) -> float:
@@ -36,28 +53,20 @@ def cpu_seconds(uid: int) -> float:
     return ticks / 100
 
 
-@pytest.mark.skipif(seat_uid(0) is None, reason="needs root: sandbox uids are counted")
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root: sandbox uids are counted")
 def test_a_paused_bot_burns_no_cpu_even_in_threads_and_escaped_children():
-    rt = runtime()
-    uid = seat_uid(0)
-    with Staging() as staging:
-        bot = BotProcess(
-            rt, staging.sdk, staging.add(0, resolve(str(HOSTILE / "busy_background.py")), uid),
-            Limits(), uid,
-        )  # fmt: skip
-        try:
-            bot.send(START)
-            protocol.ready(bot.read_line(5))
-            bot.pause()  # the first pause walks the whole tree
-            time.sleep(0.1)
-            before = cpu_seconds(uid)
-            time.sleep(0.5)
-            paused = cpu_seconds(uid) - before
-            bot.resume()
-            time.sleep(0.5)
-            running = cpu_seconds(uid) - before - paused
-        finally:
-            bot.kill()
+    with one_bot(resolve(str(HOSTILE / "busy_background.py"))) as (bot, slot):
+        uid = slot.uid
+        bot.send(START)
+        protocol.ready(bot.read_line(5))
+        bot.pause()  # the first pause walks the whole tree
+        time.sleep(0.1)
+        before = cpu_seconds(uid)
+        time.sleep(0.5)
+        paused = cpu_seconds(uid) - before
+        bot.resume()
+        time.sleep(0.5)
+        running = cpu_seconds(uid) - before - paused
     assert paused < 0.05
     assert running > 0.1  # the same measure sees the spinning when it is let run
     assert sandbox_processes() == []
@@ -90,18 +99,13 @@ def test_timeout_when_not_ready_within_init_ms(tmp_path, game):
 
 
 def test_read_line_times_out_and_kill_is_idempotent():
-    rt = runtime()
-    with Staging() as staging:
-        bot_dir = staging.add(0, resolve(str(HOSTILE / "sleep_forever.py")), seat_uid(0))
-        bot = BotProcess(rt, staging.sdk, bot_dir, Limits(), seat_uid(0))
-        try:
-            with pytest.raises(BotFault) as fault:
-                bot.read_line(0.2)  # it is never sent `start`, so it never answers
-            assert fault.value.status == "timeout"
-        finally:
-            bot.kill()
-            bot.kill()
-    assert bot.proc.returncode is not None
+    with one_bot(resolve(str(HOSTILE / "sleep_forever.py"))) as (bot, _slot):
+        with pytest.raises(BotFault) as fault:
+            bot.read_line(0.2)  # it is never sent `start`, so it never answers
+        assert fault.value.status == "timeout"
+        bot.kill()
+        bot.kill()
+        assert bot.returncode == -signal.SIGKILL
 
 
 def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys, monkeypatch):
@@ -117,22 +121,16 @@ def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys,
 
 
 def test_ask_handles_messages_larger_than_a_pipe_buffer():
-    rt = runtime()
-    with Staging() as staging:
-        bot_dir = staging.add(0, resolve("manila/random"), seat_uid(0))
-        bot = BotProcess(rt, staging.sdk, bot_dir, Limits(), seat_uid(0))
-        try:
-            bot.send(START)
-            protocol.ready(bot.read_line(5))
-            bot.pause()
-            for size in (10, 200_000):  # below and far above the 64 KiB pipe buffer
-                message = protocol.act({"padding": "x" * size}, [{"n": size}], 1000)
-                line, elapsed = bot.ask(message, 5)
-                assert protocol.action(line) == {"n": size}
-                assert elapsed > 0
-                bot.pause()  # each message goes to a stopped bot
-        finally:
-            bot.kill()
+    with one_bot(resolve("manila/random")) as (bot, _slot):
+        bot.send(START)
+        protocol.ready(bot.read_line(5))
+        bot.pause()
+        for size in (10, 200_000):  # below and far above the 64 KiB pipe buffer
+            message = protocol.act({"padding": "x" * size}, [{"n": size}], 1000)
+            line, elapsed = bot.ask(message, 5)
+            assert protocol.action(line) == {"n": size}
+            assert elapsed > 0
+            bot.pause()  # each message goes to a stopped bot
 
 
 def test_a_bad_upload_raises_before_any_bot_starts(game, tmp_path):

@@ -16,7 +16,7 @@ from workers.fallback import Fallback
 from workers.limits import Limits
 from workers.match import fault_ranks, run_match
 from workers.sandbox import BotFault, SandboxUnavailable
-from workers.staging import BotSource, Staging, extract_zip, house_bots, resolve
+from workers.staging import BotSource, extract_zip, house_bots, install_sdk, resolve, stage
 
 
 @pytest.mark.parametrize(
@@ -152,18 +152,28 @@ def test_a_corrupt_zip_is_refused(tmp_path):
         extract_zip(archive, tmp_path)
 
 
-def test_staging_copies_each_seat_privately_and_cleans_up(tmp_path):
+def test_staging_replaces_a_slots_folder_with_a_private_copy(tmp_path):
     archive = tmp_path / "bot.zip"
     make_zip(archive, {"bot.py": "def act(v, legal): return legal[0]\n", "data/table.json": "{}"})
-    with Staging() as staging:
-        zipped = staging.add(0, BotSource("zip", archive), None)
-        single = staging.add(1, resolve("manila/random"), None)
-        assert sorted(os.listdir(zipped)) == ["bot.py", "data"]
-        assert os.path.isfile(os.path.join(single, "bot.py"))
-        assert os.path.isfile(staging.sdk)
-        assert not stat.S_IMODE(os.stat(single).st_mode) & 0o022  # nobody else may write
-        root = staging.root
-    assert not root.exists()
+    slot = tmp_path / "slot0"
+    slot.mkdir()
+    stage(BotSource("zip", archive), slot, None)
+    assert sorted(os.listdir(slot)) == ["bot.py", "data"]
+    stage(resolve("manila/random"), slot, None)  # the next match: nothing of the last bot left
+    assert os.listdir(slot) == ["bot.py"]
+    assert "random" in (slot / "bot.py").read_text()
+    assert not stat.S_IMODE(os.stat(slot).st_mode) & 0o022  # nobody else may write
+    bad = tmp_path / "bad.zip"
+    make_zip(bad, {"helper.py": "x = 1\n"})
+    with pytest.raises(ValueError, match=r"no bot\.py"):
+        stage(BotSource("bad", bad), slot, None)
+
+
+def test_the_sdk_folder_holds_the_sdk_and_the_zygote_with_bytecode(tmp_path):
+    install_sdk(tmp_path / "sdk")
+    names = sorted(p.name for p in (tmp_path / "sdk").iterdir())
+    assert names == ["__pycache__", "tradewinds_sdk.py", "tradewinds_zygote.py"]
+    assert len(list((tmp_path / "sdk" / "__pycache__").iterdir())) == 2
 
 
 def test_without_bwrap_the_runtime_refuses_unless_unsafe(monkeypatch, capsys):

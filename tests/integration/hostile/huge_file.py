@@ -2,7 +2,15 @@
 
 import sys
 
-for target in ("/stolen", "/bot/stolen", "/sdk/stolen", "/usr/stolen", "@@HOST_DIR@@/stolen"):
+for target in (
+    "/stolen",
+    "/bot/stolen",
+    "/sdk/stolen",
+    "/usr/stolen",
+    "/dev/stolen",
+    "/dev/shm/stolen",
+    "@@HOST_DIR@@/stolen",
+):
     try:
         with open(target, "wb") as handle:
             handle.write(b"x")

@@ -1,0 +1,18 @@
+"""Reports what it finds in its sandbox: /tmp, other processes, fresh randomness."""
+
+import os
+import random
+import sys
+
+
+def setup(info):
+    others = sorted(
+        int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())
+    )
+    print(f"TMP {sorted(os.listdir('/tmp'))}", file=sys.stderr)
+    print(f"PIDS {others}", file=sys.stderr)
+    print(f"RANDOM {random.random()}", file=sys.stderr, flush=True)
+
+
+def act(view, legal):
+    return legal[0]
