@@ -1,16 +1,19 @@
 """Ladder throughput: 4-player Manila matches of house bots completed per minute.
 
-Run by hand: `.venv/bin/python bench/throughput.py [--matches N] [--workers 1 2]`.
-For each worker count it starts a private Redis, a fresh SQLite database and
-that many Celery worker processes (one match at a time each, as `ladder worker
---concurrency 1`), queues N ranked matches, and times them from the first
-queued to the last recorded. Needs redis-server and bubblewrap.
+Run by hand: `.venv/bin/python bench/throughput.py [--matches N] [--workers 1 2]
+[--rounds R]`. For each worker count it starts a private Redis, a fresh SQLite
+database and that many Celery worker processes (one match at a time each, as
+`ladder worker --concurrency 1`), queues N ranked matches, and times them from
+the first queued to the last recorded. The worker counts take turns for R
+rounds and the medians are compared, because a shared machine's speed drifts
+by ten per cent from one minute to the next. Needs redis-server and bubblewrap.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,17 +116,24 @@ def one_run(workers: int, count: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=120)
+    parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each, interleaved")
     args = parser.parse_args()
-    rates = {}
-    for workers in args.workers:
-        rates[workers] = one_run(workers, args.matches)
-        print(f"{workers} worker(s): {rates[workers]:.0f} matches/minute ({args.matches} matches)")
+    runs: dict[int, list[float]] = {workers: [] for workers in args.workers}
+    for _ in range(args.rounds):  # interleaved: the machine's speed drifts
+        for workers in args.workers:
+            rate = one_run(workers, args.matches)
+            runs[workers].append(rate)
+            print(f"{workers} worker(s): {rate:.0f} matches/minute ({args.matches} matches)")
+    rates = {workers: statistics.median(found) for workers, found in runs.items()}
+    for workers, rate in rates.items():
+        spread = ", ".join(f"{r:.0f}" for r in runs[workers])
+        print(f"median, {workers} worker(s): {rate:.0f} matches/minute (runs: {spread})")
     if 1 in rates:
         for workers, rate in rates.items():
             if workers != 1:
-                print(f"{workers} workers / 1 worker: {rate / rates[1]:.2f}x")
+                print(f"{workers} workers / 1 worker: {rate / rates[1]:.2f}x (medians)")
 
 
 if __name__ == "__main__":

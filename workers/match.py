@@ -12,6 +12,7 @@ from pathlib import Path
 
 import engine
 from workers import protocol
+from workers.cpus import one_cpu
 from workers.fallback import Fallback
 from workers.limits import Limits
 from workers.sandbox import BotFault, BotProcess, runtime
@@ -73,9 +74,9 @@ def run_match(
     state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
     rt = runtime(unsafe)
     seats = [_Seat(source.label) for source in sources]
-    with pool(rt, limits).lease(len(sources)) as slots:
+    with one_cpu() as cpu, pool(rt, limits).lease(len(sources)) as slots:
         try:
-            _start(state, seats, sources, slots, limits)
+            _start(state, seats, sources, slots, limits, cpu)
             decision_ms = _play(state, seats, limits, Fallback(seed))
             result = state.result()
             for seat in seats:
@@ -101,7 +102,7 @@ def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> di
     return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
 
 
-def _start(state, seats, sources, slots, limits) -> None:
+def _start(state, seats, sources, slots, limits, cpu) -> None:
     """Launch every seat at once, then collect the `ready` replies within init_ms."""
     # Stage every bot first: a bad upload raises before any process starts.
     for slot, source in zip(slots, sources, strict=True):
@@ -110,7 +111,7 @@ def _start(state, seats, sources, slots, limits) -> None:
     for i, (seat, slot) in enumerate(zip(seats, slots, strict=True)):
         seat.bank_ms = float(limits.bank_ms)
         try:
-            seat.bot = slot.spawn(limits)
+            seat.bot = slot.spawn(limits, cpu)
             seat.bot.send(
                 protocol.start(state.game_name, i, state.num_players, state.options, limits.wire())
             )

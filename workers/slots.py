@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from workers.cpus import pin
 from workers.limits import Limits
 from workers.sandbox import (
     SETPRIV,
@@ -152,7 +153,9 @@ class Slot:
             self.proc.stderr.close()
 
     def pids(self) -> set[int]:
-        """The sandbox's own processes (bwrap and the zygote), which outlive matches."""
+        """The sandbox's own live processes (bwrap and the zygote), which outlive matches."""
+        if self.broken or not self._alive():
+            return set()
         return {self.proc.pid, self.zygote} - {None}
 
     # -- the control socket ---------------------------------------------------------
@@ -182,8 +185,8 @@ class Slot:
         """Give this slot's next bot its code (ValueError for an upload that cannot be staged)."""
         stage(source, self.bot_dir, self.uid)
 
-    def spawn(self, limits: Limits) -> BotProcess:
-        """Fork the staged bot in this sandbox, with fresh pipes to it.
+    def spawn(self, limits: Limits, cpu: int | None = None) -> BotProcess:
+        """Fork the staged bot in this sandbox (on `cpu`, if given), with fresh pipes to it.
 
         A sandbox that fails to serve is replaced once; SandboxUnavailable if
         the new one fails too (an infrastructure fault, never the bot's).
@@ -193,6 +196,7 @@ class Slot:
             if self.broken or not self._alive():
                 self.close()
                 self._launch()
+            pin(self.zygote, cpu)  # the bot inherits the zygote's CPU
             try:
                 return self._spawn(limits)
             except SlotBroken as exc:

@@ -1,4 +1,4 @@
-"""Reports what it finds in its sandbox: /tmp, other processes, fresh randomness."""
+"""Reports what it finds in its sandbox: /tmp, other processes, randomness, its CPUs."""
 
 import os
 import random
@@ -11,7 +11,8 @@ def setup(info):
     )
     print(f"TMP {sorted(os.listdir('/tmp'))}", file=sys.stderr)
     print(f"PIDS {others}", file=sys.stderr)
-    print(f"RANDOM {random.random()}", file=sys.stderr, flush=True)
+    print(f"RANDOM {random.random()}", file=sys.stderr)
+    print(f"CPUS {sorted(os.sched_getaffinity(0))}", file=sys.stderr, flush=True)
 
 
 def act(view, legal):
