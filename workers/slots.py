@@ -108,6 +108,9 @@ class Slot:
                 cwd="/",
                 start_new_session=True,
             )
+        except OSError as exc:
+            ours.close()
+            raise SandboxUnavailable(f"a bot sandbox could not be started: {exc}") from None
         finally:
             theirs.close()
         self._control = ours

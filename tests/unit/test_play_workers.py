@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import zipfile
 
 import pytest
@@ -263,3 +264,23 @@ def test_a_shared_house_bot_serves_every_game_and_a_games_own_comes_first():
     assert house_file("manila", "no-such-bot") is None
     with pytest.raises(ValueError, match="nor a house bot"):
         resolve("chess/random")
+
+
+def test_a_sandbox_that_cannot_start_is_an_infrastructure_error_with_its_reason(monkeypatch):
+    from workers import slots
+
+    complain = "import sys; sys.stderr.write('no namespaces here'); sys.exit(1)"
+    failing = [sys.executable, "-c", complain]
+    monkeypatch.setattr(slots, "bare_command", lambda *args: failing)
+    rt = sandbox.Runtime(sys.executable, None, False)
+    pool = slots.SlotPool(rt, 8)
+    try:
+        with (
+            pytest.raises(SandboxUnavailable, match="did not start: no namespaces here"),
+            pool.lease(1),
+        ):
+            pass
+        assert pool.pids() == set()
+    finally:
+        pool.close()
+    assert not pool.root.exists()
