@@ -7,6 +7,7 @@ game k uses seed `seed + k`. Results are summed per bot label.
 from __future__ import annotations
 
 import json
+import multiprocessing.util
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from rich.table import Table
 
 from workers.limits import Limits
 from workers.match import run_match
+from workers.slots import close_pools
 from workers.staging import BotSource
 
 
@@ -61,8 +63,13 @@ def matches(plan: Plan, jobs: int):
     if jobs <= 1:
         yield from map(_one, work)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_end_sandboxes_at_exit) as pool:
         yield from pool.map(_one, work)
+
+
+def _end_sandboxes_at_exit() -> None:
+    """In a pool process: end its bot sandboxes when it exits (pool processes skip atexit)."""
+    multiprocessing.util.Finalize(None, close_pools, exitpriority=10)
 
 
 def json_line(outcome: dict) -> str:

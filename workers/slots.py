@@ -45,6 +45,7 @@ from workers.staging import BotSource, install_sdk, stage
 MAX_SLOTS = 16  # per process: the uid range each process owns when it runs as root
 START_TIMEOUT_S = 10
 REPLY_TIMEOUT_S = 5
+ROOT_PREFIX = "tradewinds-slots-"  # then the owning pid: a dead owner's folder is swept
 
 
 def slot_uid(index: int) -> int | None:
@@ -52,6 +53,30 @@ def slot_uid(index: int) -> int | None:
     if os.geteuid() != 0:
         return None
     return UID_BASE + (os.getpid() % 50_000) * MAX_SLOTS + index
+
+
+def reachable_temp_dir(preferred: str) -> str:
+    """`preferred` if every folder on its path lets other uids through, else /tmp.
+
+    bwrap runs as the slot's own uid when the runner is root, and must reach
+    the folders it binds; a private TMPDIR (say 0700) would hide them.
+    """
+    path = Path(preferred).resolve()
+    for folder in (path, *path.parents):
+        try:
+            if not folder.stat().st_mode & 0o001:
+                return "/tmp"
+        except OSError:
+            return "/tmp"
+    return str(path)
+
+
+def remove_stale_roots(base: str) -> None:
+    """Delete the folders of pools whose process died without cleaning up (SIGKILL)."""
+    for entry in Path(base).glob(f"{ROOT_PREFIX}*-*"):
+        pid = entry.name.removeprefix(ROOT_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 class SlotBroken(Exception):
@@ -309,7 +334,10 @@ class SlotPool:
         self.rt = rt
         self.tmpfs_mb = tmpfs_mb
         self.owner = os.getpid()
-        self.root = Path(tempfile.mkdtemp(prefix="tradewinds-slots-"))
+        base = reachable_temp_dir(tempfile.gettempdir()) if rt.unprivileged else None
+        base = base or tempfile.gettempdir()
+        remove_stale_roots(base)
+        self.root = Path(tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{self.owner}-", dir=base))
         os.chmod(self.root, 0o711)  # sandbox uids may pass through to their own folders
         install_sdk(self.root / "sdk")
         self._free: list[Slot] = []

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 import engine
-from tests.integration.conftest import needs_bwrap
+from tests.integration.conftest import live_processes_with, needs_bwrap
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 
@@ -89,3 +92,20 @@ def test_bad_arguments_get_a_clear_error(game, args, message):
     done = ladder("play", *(arg.format(game=game) for arg in args))
     assert done.returncode == 2
     assert message in done.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_sandbox_ends_with_the_command(game, jobs):
+    tmp = Path(tempfile.mkdtemp(prefix="tw-play-", dir="/tmp"))
+    try:
+        tmp.chmod(0o711)  # sandbox uids must pass through to their folders
+        env = {**os.environ, "TMPDIR": str(tmp)}
+        done = subprocess.run(
+            [LADDER, "play", game, *randoms(game), "--games", "3", "--jobs", jobs],
+            capture_output=True, text=True, timeout=120, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in tmp.iterdir()) == ["tradewinds-cpus"]
+        assert live_processes_with(str(tmp)) == []
+    finally:
+        shutil.rmtree(tmp)

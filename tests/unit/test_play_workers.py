@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -284,3 +285,35 @@ def test_a_sandbox_that_cannot_start_is_an_infrastructure_error_with_its_reason(
     finally:
         pool.close()
     assert not pool.root.exists()
+
+
+def test_sandbox_folders_go_where_other_uids_can_reach_them():
+    import shutil
+    import tempfile
+
+    from workers.slots import reachable_temp_dir
+
+    top = Path(tempfile.mkdtemp(dir="/tmp"))
+    try:
+        top.chmod(0o711)
+        (top / "open").mkdir(mode=0o711)
+        (top / "private").mkdir(mode=0o700)
+        (top / "private" / "inner").mkdir(mode=0o711)
+        assert reachable_temp_dir(str(top / "open")) == str(top / "open")
+        assert reachable_temp_dir(str(top / "private" / "inner")) == "/tmp"
+        assert reachable_temp_dir(str(top / "missing")) == "/tmp"
+    finally:
+        shutil.rmtree(top)
+
+
+def test_folders_of_dead_pools_are_swept_and_live_ones_kept(tmp_path):
+    from workers.slots import ROOT_PREFIX, remove_stale_roots
+
+    dead = next(p for p in range(4_000_000, 4_100_000) if not Path(f"/proc/{p}").exists())
+    stale = tmp_path / f"{ROOT_PREFIX}{dead}-abc"
+    live = tmp_path / f"{ROOT_PREFIX}{os.getpid()}-def"
+    other = tmp_path / "unrelated-123-x"
+    for folder in (stale, live, other):
+        (folder / "sdk").mkdir(parents=True)
+    remove_stale_roots(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
