@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder import settings
 from ladder.extensions import csrf, db, login_manager
@@ -38,6 +39,10 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BOT_BYTES"] + 64 * 1024
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
 
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops:
+        # The client's address and scheme come from the proxies' X-Forwarded-* headers.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.after_request(_security_headers)
     db.init_app(app)
     csrf.init_app(app)

@@ -90,6 +90,20 @@ class ApiToken(Base):
         return f"ApiToken({self.id}, user={self.user_id}, {self.prefix!r})"
 
 
+class LoginFailure(Base):
+    """A failed login: recent ones slow down password guessing (see services.accounts)."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), index=True)  # as typed, lower-cased
+    address: Mapped[str] = mapped_column(String(64), index=True)  # the client's IP address
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+    def __repr__(self) -> str:
+        return f"LoginFailure({self.username!r}, {self.address!r}, {self.at:%Y-%m-%d %H:%M:%S})"
+
+
 class Bot(Base):
     """A named bot for one game; its code lives in its versions."""
 

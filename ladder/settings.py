@@ -62,6 +62,16 @@ def from_env(env: dict | None = None) -> dict:
         # Uploads per user per rolling hour, web and API together.
         "UPLOADS_PER_HOUR": _int(env, "UPLOADS_PER_HOUR", 20),
         "PAGE_SIZE": _int(env, "PAGE_SIZE", 50),
+        # Failed logins allowed per rolling window before further tries are refused (429).
+        "LOGIN_WINDOW_S": _int(env, "LOGIN_WINDOW_S", 900),
+        "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS": _int(
+            env, "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5
+        ),
+        "LOGIN_FAILURES_PER_ADDRESS": _int(env, "LOGIN_FAILURES_PER_ADDRESS", 20),
+        "LOGIN_FAILURES_PER_ACCOUNT": _int(env, "LOGIN_FAILURES_PER_ACCOUNT", 50),
+        # Reverse proxies in front of the site whose X-Forwarded-* headers are trusted
+        # (0: none). Set it behind nginx, or every login would share the proxy's address.
+        "PROXY_HOPS": _int(env, "PROXY_HOPS", 0),
         # Set COOKIE_SECURE=1 behind HTTPS so the session cookie is never sent in clear.
         "SESSION_COOKIE_SECURE": env.get("COOKIE_SECURE", "") in ("1", "true", "yes"),
         # TrueSkill dynamics factor for open play (tournaments use 0).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
@@ -12,7 +12,7 @@ from ladder.accounts.forms import EmptyForm, LoginForm, RegisterForm, TokenForm
 from ladder.extensions import db
 from ladder.models import ApiToken
 from ladder.services import accounts
-from ladder.services.errors import ServiceError
+from ladder.services.errors import RateLimited, ServiceError
 
 bp = Blueprint("accounts", __name__)
 
@@ -46,7 +46,14 @@ def register():
 def login():
     form = LoginForm()
     if form.validate_on_submit():
-        user = accounts.authenticate(db.session, form.username.data, form.password.data)
+        try:
+            user = accounts.log_in(
+                db.session, current_app.config, form.username.data, form.password.data,
+                request.remote_addr,
+            )  # fmt: skip
+        except RateLimited as exc:
+            form.password.errors.append(str(exc))
+            return render_template("accounts/login.html", form=form), exc.status
         if user is not None:
             login_user(user)
             return redirect(_safe_next(request.args.get("next")))

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
+from collections.abc import Mapping
+from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ladder.models import MAX_ID, ApiToken, User, utcnow
-from ladder.services.errors import Conflict, NotFound, ServiceError
+from ladder.models import MAX_ID, ApiToken, LoginFailure, User, utcnow
+from ladder.services.errors import Conflict, NotFound, RateLimited, ServiceError
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
 MIN_PASSWORD = 8
 TOKEN_PREFIX = "tw_"
+# Settings that cap failed logins per window: one account from one address,
+# one address over all accounts, one account over all addresses.
+LOGIN_LIMIT_PAIR = "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS"
+LOGIN_LIMIT_ADDRESS = "LOGIN_FAILURES_PER_ADDRESS"
+LOGIN_LIMIT_ACCOUNT = "LOGIN_FAILURES_PER_ACCOUNT"
 
 
 def register(session: Session, username: str, password: str) -> User:
@@ -41,6 +49,53 @@ def authenticate(session: Session, username: str, password: str) -> User | None:
     )
     if user is None or not check_password_hash(user.password_hash, password or ""):
         return None
+    return user
+
+
+def log_in(
+    session: Session,
+    config: Mapping,
+    username: str,
+    password: str,
+    address: str | None,
+    now: datetime | None = None,
+) -> User | None:
+    """`authenticate`, slowed down for whoever keeps guessing.
+
+    Failed logins of the last LOGIN_WINDOW_S seconds are counted for this
+    account from this address, for this address (one guesser, many names) and
+    for this account (many addresses, one name). Past any limit the attempt
+    is refused with RateLimited before the password is even looked at, so a
+    guesser learns nothing. A success forgives this address's failures.
+    """
+    now = now or utcnow()
+    name = (username or "").strip().lower()[:64]
+    address = (address or "unknown")[:64]
+    window = timedelta(seconds=int(config["LOGIN_WINDOW_S"]))
+    since = now - window
+    recent = select(func.count(LoginFailure.id), func.min(LoginFailure.at)).where(
+        LoginFailure.at >= since
+    )
+    pair = (LoginFailure.username == name, LoginFailure.address == address)
+    limits = (
+        (LOGIN_LIMIT_PAIR, pair),
+        (LOGIN_LIMIT_ADDRESS, (LoginFailure.address == address,)),
+        (LOGIN_LIMIT_ACCOUNT, (LoginFailure.username == name,)),
+    )
+    for setting, where in limits:
+        count, oldest = session.execute(recent.where(*where)).one()
+        if count >= int(config[setting]):
+            minutes = max(1, math.ceil((oldest + window - now).total_seconds() / 60))
+            raise RateLimited(
+                f"too many failed logins; try again in {minutes} minute{'s' * (minutes > 1)}"
+            )
+    user = authenticate(session, username, password)
+    if user is None:
+        session.execute(delete(LoginFailure).where(LoginFailure.at < since))  # keep it small
+        session.add(LoginFailure(username=name, address=address, at=now))
+    else:
+        session.execute(delete(LoginFailure).where(*pair))
+    session.commit()
     return user
 
 
