@@ -24,6 +24,7 @@ a non-dumpable process it cannot be traced or read through /proc by them.
 
 import contextlib
 import os
+import signal
 import socket
 import sys
 
@@ -82,6 +83,7 @@ def run_bot(control: socket.socket, fds: list[int], rlimits: str, bot: str, cwd:
     code = 1
     try:
         control.close()
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in any Python process
         os.setsid()  # its own process group: the runner pauses the bot by group
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
@@ -140,6 +142,9 @@ def main() -> None:
     scratch = None if sys.argv[2] == "-" else sys.argv[2]
     _prctl(PR_SET_DUMPABLE, 0)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    # The kernel drops bots' signals to pid 1 only where it has no handler; Python
+    # handles SIGINT, so ignore it (the rest keep their default: dropped).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import tradewinds_sdk
 
     sdk = tradewinds_sdk

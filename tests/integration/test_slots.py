@@ -53,6 +53,7 @@ def test_the_next_bot_in_a_slot_finds_nothing_of_the_last_one(hostile):
         third = start_in(again, hostile("look_around"))
     assert lines_with(second, "TMP ") == ["[]"], second
     assert lines_with(second, "PIDS ") == ["[]"], second
+    assert lines_with(second, "SIGINT ") == ["default_int_handler"], "as in any Python process"
     randoms = lines_with(first, "RANDOM ") + lines_with(second, "RANDOM ")
     randoms += lines_with(third, "RANDOM ")
     assert len(set(randoms)) == 3, "every forked bot draws fresh random numbers"

@@ -17,7 +17,7 @@ def say(text):
 
 
 def setup(info):
-    for signo in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM):
+    for signo in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         try:
             os.kill(1, signo)
             say(f"SENT {signo.name}")

@@ -2,6 +2,7 @@
 
 import os
 import random
+import signal
 import sys
 
 
@@ -12,7 +13,8 @@ def setup(info):
     print(f"TMP {sorted(os.listdir('/tmp'))}", file=sys.stderr)
     print(f"PIDS {others}", file=sys.stderr)
     print(f"RANDOM {random.random()}", file=sys.stderr)
-    print(f"CPUS {sorted(os.sched_getaffinity(0))}", file=sys.stderr, flush=True)
+    print(f"CPUS {sorted(os.sched_getaffinity(0))}", file=sys.stderr)
+    print(f"SIGINT {signal.getsignal(signal.SIGINT).__name__}", file=sys.stderr, flush=True)
 
 
 def act(view, legal):
