@@ -54,6 +54,8 @@ def test_the_next_bot_in_a_slot_finds_nothing_of_the_last_one(hostile):
     assert lines_with(second, "TMP ") == ["[]"], second
     assert lines_with(second, "PIDS ") == ["[]"], second
     assert lines_with(second, "SIGINT ") == ["default_int_handler"], "as in any Python process"
+    [sockets] = lines_with(second, "SOCKETS ")
+    assert sockets.startswith("0 of "), "the zygote's control socket never reaches a bot"
     randoms = lines_with(first, "RANDOM ") + lines_with(second, "RANDOM ")
     randoms += lines_with(third, "RANDOM ")
     assert len(set(randoms)) == 3, "every forked bot draws fresh random numbers"
