@@ -12,12 +12,16 @@ Run by hand: `.venv/bin/python bench/protocol.py [--decisions N] [--starts N] [-
    and in a new slot (bwrap and the zygote start first).
 3. A 4-player Manila match between house `random` bots, end to end in the
    sandbox (launch, every decision, teardown). Target: under 0.5 s.
+4. The CPU such a match costs the whole machine (runner, bots, sandboxes and
+   the kernel, from /proc/stat), which is what bounds a loaded worker's
+   matches per minute. Run it on an otherwise idle machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -133,6 +137,22 @@ def match_s(seed: int) -> float:
     return time.perf_counter() - began
 
 
+def machine_cpu_ms(matches: int) -> tuple[float, float]:
+    """(CPU ms of the whole machine, wall ms) per 4-player Manila match of random bots."""
+
+    def busy() -> float:
+        with open("/proc/stat") as handle:
+            ticks = [int(x) for x in handle.readline().split()[1:]]
+        return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+    match_s(0)  # the sandboxes start outside the measure, as in a running worker
+    cpu, began = busy(), time.perf_counter()
+    for seed in range(matches):
+        match_s(seed)
+    wall = time.perf_counter() - began
+    return (busy() - cpu) / matches * 1000, wall / matches * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--decisions", type=int, default=3000)
@@ -170,6 +190,8 @@ def main() -> None:
     median = statistics.median(times)
     print(f"3. 4-player Manila, house random bots, sandboxed: median {median:.3f} s,"
           f" max {max(times):.3f} s over {args.matches} matches (target < 0.5 s)")  # fmt: skip
+    cpu, wall = machine_cpu_ms(10 * args.matches)
+    print(f"4. the same match costs the machine {cpu:.1f} ms of CPU ({wall:.1f} ms wall)")
 
 
 if __name__ == "__main__":
