@@ -46,6 +46,9 @@ def celery_init_app(app: Flask) -> Celery:
         },
         timezone="UTC",
     )
+    from ladder.heartbeat import WorkerHeartbeat
+
+    celery.steps["worker"].add(WorkerHeartbeat)
     celery.set_default()
     app.extensions["celery"] = celery
     if app.config.get("REDIS_URL"):

@@ -20,21 +20,23 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat, utcnow
 
 log = logging.getLogger(__name__)
 
+# Each worker keeps WORKER_KEY + its name set in Redis (ladder.heartbeat), expiring
+# WORKER_FORGET_S after its last beat.
+WORKER_KEY = "tradewinds:worker:"
+WORKER_BEAT_S = 5
+WORKER_FORGET_S = 3 * WORKER_BEAT_S
 QUEUE = "celery"  # Celery's default queue: a Redis list of waiting messages
-PING_TIMEOUT_S = 1.0
 RECENT_FAILURES = 5
 REASON_CHARS = 200
 NO_BROKER = "no broker configured (REDIS_URL is not set)"
 
 
-def ladder_status(
-    session: Session, config: Mapping, celery=None, now: datetime | None = None
-) -> dict:
+def ladder_status(session: Session, config: Mapping, now: datetime | None = None) -> dict:
     """A plain dict of the ladder's health (see the staff page for what each part means)."""
     now = now or utcnow()
     depth, note = queue_depth(config.get("REDIS_URL"))
-    # Ask for workers only when Redis answered: a ping to a dead broker would stall.
-    workers = workers_seen(celery) if depth is not None and celery is not None else []
+    # Ask for workers only when Redis answered: a second dead connection would stall.
+    workers = workers_seen(config["REDIS_URL"]) if depth is not None else []
     hour_ago = now - timedelta(hours=1)
     return {
         "generated_at": _iso(now),
@@ -66,14 +68,18 @@ def queue_depth(redis_url: str | None) -> tuple[int | None, str | None]:
         client.close()
 
 
-def workers_seen(celery) -> list[str]:
-    """Names of the Celery workers that answer a ping within a second (sorted)."""
+def workers_seen(redis_url: str) -> list[str]:
+    """Names of the workers whose heartbeat is in Redis (sorted): seen in WORKER_FORGET_S."""
     try:
-        replies = celery.control.inspect(timeout=PING_TIMEOUT_S).ping()
-    except Exception:  # the page must render whatever the broker does; the cause is logged
-        log.warning("worker ping failed", exc_info=True)
+        client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        try:
+            keys = list(client.scan_iter(match=WORKER_KEY + "*", count=500))
+        finally:
+            client.close()
+    except redis.RedisError:  # the page must render whatever the broker does
+        log.warning("reading worker heartbeats failed", exc_info=True)
         return []
-    return sorted(replies or {})
+    return sorted(key.decode().removeprefix(WORKER_KEY) for key in keys)
 
 
 def in_flight(session: Session) -> dict[str, dict[str, int]]:

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template
 from flask_login import current_user, login_required
 
 from ladder.extensions import db
-from ladder.services.status import ladder_status
+from ladder.services.status import WORKER_FORGET_S, ladder_status
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 
@@ -27,13 +27,13 @@ def staff_required(view):
 
 
 def _status() -> dict:
-    return ladder_status(db.session, current_app.config, current_app.extensions.get("celery"))
+    return ladder_status(db.session, current_app.config)
 
 
 @bp.get("")
 @staff_required
 def status():
-    return render_template("staff/status.html", status=_status())
+    return render_template("staff/status.html", status=_status(), forget_s=WORKER_FORGET_S)
 
 
 @bp.get("/status.json")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import shutil
+import signal
 
 import pytest
+import redis
 
 from ladder.services import accounts
 from ladder.staff_cli import set_staff
@@ -60,3 +62,25 @@ def test_queue_depth_and_workers_are_read_from_redis_and_celery(ladder):
     page = client.get("/staff").get_data(as_text=True)
     assert '<td class="n" id="queue-depth">0</td>' in page
     assert f"<td>{after['workers'][0]}</td>" in page
+
+
+def test_workers_come_and_go_with_their_heartbeat(ladder):
+    from ladder.services.status import WORKER_KEY, workers_seen
+
+    url = ladder.app.config["REDIS_URL"]
+    assert workers_seen(url) == []
+    first = ladder.start_worker("bosun")
+    ladder.start_worker("cook")
+    seen = workers_seen(url)
+    assert [name.split("@")[0] for name in seen] == ["bosun", "cook"]
+    # A worker that stops signs off at once...
+    first.send_signal(signal.SIGTERM)
+    first.wait(timeout=30)
+    assert [name.split("@")[0] for name in workers_seen(url)] == ["cook"]
+    # ...and one that is killed is forgotten when its last beat expires.
+    client = redis.Redis.from_url(url)
+    ttl = client.ttl(WORKER_KEY + seen[1])
+    client.close()
+    assert 0 < ttl <= 15
+    ladder.kill("cook")
+    wait_until(lambda: workers_seen(url) == [], 20, "the killed worker's heartbeat to expire")

@@ -1,0 +1,59 @@
+"""Workers announce themselves in Redis every few seconds.
+
+The staff page lists the workers seen lately by reading these keys. Asking
+Celery instead (a broadcast ping) waits out its whole timeout on every page
+load, because nobody knows how many workers will answer.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from celery import bootsteps
+
+from ladder.models import utcnow
+from ladder.services.status import WORKER_BEAT_S, WORKER_FORGET_S, WORKER_KEY
+
+log = logging.getLogger(__name__)
+
+
+class WorkerHeartbeat(bootsteps.StartStopStep):
+    """A worker bootstep: set WORKER_KEY + its name (expiring) now and every few seconds."""
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, worker, **kwargs) -> None:
+        super().__init__(worker, **kwargs)
+        self.client: redis.Redis | None = None
+        self.timer_entry = None
+        self.name = ""
+
+    def start(self, worker) -> None:
+        url = worker.app.conf.broker_url or ""
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            return  # no Redis broker (tests with an in-memory one): nothing to announce in
+        self.client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.name = worker.hostname
+        self.beat()
+        self.timer_entry = worker.timer.call_repeatedly(WORKER_BEAT_S, self.beat, priority=10)
+
+    def beat(self) -> None:
+        try:
+            self.client.set(WORKER_KEY + self.name, utcnow().isoformat(), ex=WORKER_FORGET_S)
+        except redis.RedisError:
+            log.warning("worker heartbeat failed", exc_info=True)
+
+    def stop(self, worker) -> None:
+        if self.timer_entry is not None:
+            self.timer_entry.cancel()
+            self.timer_entry = None
+        if self.client is not None:
+            try:
+                self.client.delete(WORKER_KEY + self.name)  # gone at once, not after the expiry
+            except redis.RedisError:
+                log.warning("worker heartbeat could not sign off", exc_info=True)
+            self.client.close()
+            self.client = None
+
+    shutdown = stop
