@@ -22,8 +22,28 @@
     const width = Number(map.getAttribute("width"));
     const mapHeight = Number(map.getAttribute("height"));
     const n = summary.players;
+    // On a phone the whole map is shrunk to a third: its marks grow and the panel
+    // under it uses type large enough to read at that scale, wrapped to the width.
+    const narrow = TW.isNarrow();
+    const grow = narrow ? 2.8 : 1;
     const panel = 80 + n * 70;
     const svg = TW.svgRoot(width, mapHeight + panel, "Caravelas board at step " + frame.step);
+    // A mark drawn around the place at (x, y) inside `box` [left, top, right, bottom],
+    // enlarged there on a phone and nudged back onto the map near its edges.
+    const mark = function (x, y, box, attrs) {
+      const g = TW.el("g", attrs, svg);
+      if (grow === 1) return g;
+      const edge = function (lo, hi, at, limit) {
+        const low = at + (lo - at) * grow;
+        const high = at + (hi - at) * grow;
+        return low < 2 ? 2 - low : high > limit - 2 ? limit - 2 - high : 0;
+      };
+      const dx = edge(box[0], box[2], x, width);
+      const dy = edge(box[1], box[3], y, mapHeight);
+      g.setAttribute("transform", "translate(" + (x + dx) + " " + (y + dy) + ") scale(" + grow + ") translate("
+        + -x + " " + -y + ")");
+      return g;
+    };
 
     // The map itself, moved into one group (the board holds a single <svg>).
     const base = TW.el("g", { class: "map" }, svg);
@@ -37,10 +57,12 @@
       const at = where[place];
       if (!at) continue;
       const left = st.cubes[colour];
-      const tag = TW.el("g", { class: "cube-count" }, svg);
-      TW.el("rect", { x: at[0] + 12, y: at[1] - 13, width: 14, height: 13, rx: 2,
+      // Right of the place, or left of it where an enlarged tag would pass the edge.
+      const tx = at[0] + 26 * grow > width - 2 ? at[0] - 26 : at[0] + 12;
+      const tag = mark(at[0], at[1], [tx, at[1] - 13, tx + 14, at[1]], { class: "cube-count" });
+      TW.el("rect", { x: tx, y: at[1] - 13, width: 14, height: 13, rx: 2,
         fill: left ? board.cube_fill[colour] : "#ccc", stroke: "#000" }, tag);
-      TW.text(tag, at[0] + 19, at[1] - 3, left, { "text-anchor": "middle", "font-size": 10,
+      TW.text(tag, tx + 7, at[1] - 3, left, { "text-anchor": "middle", "font-size": 10,
         fill: ["white", "yellow", "pink"].indexOf(colour) >= 0 ? "#000" : "#fff" });
       TW.title(tag, left + " " + colour + " cubes left at " + (board.names[place] || place));
     }
@@ -49,8 +71,8 @@
     st.discovered.forEach(function (places, s) {
       places.forEach(function (place) {
         const at = where[place];
-        if (at) TW.el("circle", { cx: at[0], cy: at[1], r: 10 + s * 2.5, fill: "none",
-          stroke: TW.seatColour(s), "stroke-width": 2 }, svg);
+        if (at) TW.el("circle", { cx: at[0], cy: at[1], r: (10 + s * 2.5) * Math.sqrt(grow), fill: "none",
+          stroke: TW.seatColour(s), "stroke-width": 2 * Math.sqrt(grow) }, svg);
       });
     });
 
@@ -62,7 +84,7 @@
       const k = crowd[place] = (crowd[place] || 0) + 1;
       const x = at[0] - 20 + (k - 1) * 22;
       const y = at[1] + 24;
-      const g = TW.el("g", { class: "fleet", "data-seat": s }, svg);
+      const g = mark(at[0], at[1], [x - 13, y - 24, x + 13, y + 6], { class: "fleet", "data-seat": s });
       TW.el("path", { d: "M" + (x - 13) + "," + (y - 6) + " h26 l-6,12 h-14 z", fill: TW.seatColour(s), stroke: "#000", "stroke-width": 1.5 }, g);
       TW.el("path", { d: "M" + x + "," + (y - 6) + " v-18 l12,12 z", fill: "#fff", stroke: "#000" }, g);
       TW.text(g, x, y + 4, s, { "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": "bold" });
@@ -70,24 +92,28 @@
     });
 
     // Panel under the map: round, Jerónimos, and one row per seat.
-    const top = mapHeight + 26;
-    TW.el("rect", { x: 0, y: mapHeight, width: width, height: panel, fill: "#fbf8ef" }, svg);
+    const size = narrow ? { title: 32, line: 30, hand: 28, cube: 30 } : { title: 19, line: 18, hand: 16, cube: 16 };
+    const chars = function (left, font, bold) { return TW.charsIn(width - left - 12, font, bold); };
+    const sheet = TW.el("rect", { x: 0, y: mapHeight, width: width, height: panel, fill: "#fbf8ef" }, svg);
     const who = st.seat === null ? "spectator" : "seat " + st.seat;
-    TW.text(svg, 12, top, "Round " + st.round + " · " + st.phase + " · seat " + st.turn + " on move, "
+    let y = TW.textLines(svg, 12, mapHeight + (narrow ? 44 : 26), "Round " + st.round + " · " + st.phase + " · seat " + st.turn + " on move, "
       + st.cards_played + " cards played" + (st.end_triggered ? " · end triggered" : "")
       + " · Jerónimos " + st.jeronimos + " / " + st.jeronimos_size
       + " · movement deck " + st.movement_deck + " · discovery pile " + st.discovery_pile
-      + " · viewing as " + who, { "font-size": 19, "font-weight": "bold" });
+      + " · viewing as " + who, chars(12, size.title, true), size.title * 1.25, { "font-size": size.title, "font-weight": "bold" });
     for (let s = 0; s < n; s++) {
-      const y = top + 38 + s * 70;
+      y += s === 0 ? (narrow ? 56 : 38) : (narrow ? 64 : 46);
       const own = TW.privateOf(st, s);
-      TW.el("rect", { x: 10, y: y - 15, width: 16, height: 16, fill: TW.seatColour(s), rx: 2 }, svg);
-      TW.text(svg, 32, y, TW.seatName(summary, s) + ": " + st.scores[s] + " points · at "
+      TW.el("rect", { x: 10, y: y - size.line * 0.85, width: size.line * 0.9, height: size.line * 0.9, fill: TW.seatColour(s), rx: 2 }, svg);
+      const left = narrow ? 48 : 32;
+      y = TW.textLines(svg, left, y, TW.seatName(summary, s) + ": " + st.scores[s] + " points · at "
         + (board.names[st.fleets[s]] || st.fleets[s]) + " · discovered " + st.discovered[s].length
         + (st.sunk[s].length ? " · sunk caravels " + st.sunk[s].join(", ") : ""),
-      { "font-size": 18, "font-weight": st.turn === s && st.phase !== "over" ? "bold" : null });
+      chars(left, size.line, true), size.line * 1.25,
+      { "font-size": size.line, "font-weight": st.turn === s && st.phase !== "over" ? "bold" : null });
+      const cube = size.cube;
       st.cargo[s].forEach(function (colour, k) {
-        TW.el("rect", { x: 32 + k * 20, y: y + 10, width: 16, height: 16, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, svg);
+        TW.el("rect", { x: left + k * (cube + 4), y: y + cube * 0.6, width: cube, height: cube, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, svg);
       });
       const counts = st.discovery_counts[s];
       let secret = "discovery cards: " + counts.green + " green, " + counts.yellow + " yellow";
@@ -97,8 +123,21 @@
         secret = "discovery " + (own.discovery_cards.map(function (p) { return board.names[p] || p; }).join(", ") || "none")
           + (own.drawn && own.drawn.length ? " · drawn " + own.drawn.join(", ") : "");
       }
-      TW.text(svg, 32 + Math.max(1, st.cargo[s].length) * 20 + 10, y + 24, hand + " · " + secret, { "font-size": 16, fill: "#234" });
+      if (narrow) {
+        // Cargo on its own row, then the hand on as many lines as it needs.
+        if (st.cargo[s].length) y += cube + 8;
+        y = TW.textLines(svg, left, y + size.hand * 1.3, hand + " · " + secret, chars(left, size.hand), size.hand * 1.25,
+          { "font-size": size.hand, fill: "#234" });
+      } else {
+        const x = left + Math.max(1, st.cargo[s].length) * (cube + 4) + 10;
+        y = TW.textLines(svg, x, y + 24, hand + " · " + secret, chars(x, size.hand), size.hand * 1.25,
+          { "font-size": size.hand, fill: "#234" });
+      }
     }
+    // The panel grows with its wrapped lines.
+    const bottom = y + (narrow ? 40 : 62);
+    TW.setHeight(svg, bottom, null);
+    sheet.setAttribute("height", bottom - mapHeight);
     return svg;
   };
 })(window.Tradewinds);

@@ -32,6 +32,8 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return node;
   };
 
+  /* A board's root: the viewBox keeps the aspect ratio while CSS scales it to
+     the frame's width; it never grows past its natural size on a big screen. */
   TW.svgRoot = function (width, height, label) {
     const svg = TW.el("svg", {
       xmlns: NS,
@@ -42,7 +44,47 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       "font-size": 12,
     });
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.style.maxWidth = width + "px";
     return svg;
+  };
+
+  /* Sets the height of a board once its panels are laid out (and of its background). */
+  TW.setHeight = function (svg, height, background) {
+    height = Math.ceil(height);
+    const box = svg.viewBox.baseVal;
+    svg.setAttribute("viewBox", "0 0 " + box.width + " " + height);
+    if (background) background.setAttribute("height", height);
+  };
+
+  /* `content` cut into lines of at most `chars` characters, at spaces where it can:
+     SVG text never wraps by itself, and a line past the edge would be cut off. */
+  TW.wrap = function (content, chars) {
+    const lines = [];
+    let line = "";
+    for (let word of String(content).split(" ")) {
+      while (word.length > chars) {
+        if (line) { lines.push(line); line = ""; }
+        lines.push(word.slice(0, chars));
+        word = word.slice(chars);
+      }
+      if (line && line.length + 1 + word.length > chars) { lines.push(line); line = ""; }
+      line = line ? line + " " + word : word;
+    }
+    if (line || !lines.length) lines.push(line);
+    return lines;
+  };
+
+  /* Wrapped text from (x, y), a line every `lead` units; returns the y of the last line. */
+  TW.textLines = function (parent, x, y, content, chars, lead, attrs) {
+    const lines = TW.wrap(content, chars);
+    lines.forEach(function (line, i) { TW.text(parent, x, y + i * lead, line, attrs); });
+    return y + (lines.length - 1) * lead;
+  };
+
+  /* How many characters of a sans-serif font of `size` fit in `width` units
+     (an average glyph is a little over half an em wide, a bold one wider). */
+  TW.charsIn = function (width, size, bold) {
+    return Math.floor(width / (size * (bold ? 0.62 : 0.56)));
   };
 
   /* Colours of seats 0..4, readable on white and on the sea. */

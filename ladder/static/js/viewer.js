@@ -267,6 +267,8 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
 
   Viewer.prototype.draw = function (frame) {
     const game = this.summary.game;
+    this.narrow = TW.isNarrow();
+    this.shown = frame;
     const drawer = TW.drawers[game] || TW.drawers._fallback;
     let svg;
     try {
@@ -335,5 +337,12 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     if (!root || root.dataset.upload) return; // open-replay.js starts it once a file is chosen
     TW.viewer = new Viewer(root, TW.matchSource(root));
     TW.viewer.start().catch(function () {});
+  });
+
+  // Drawers pick a phone or a wide layout from the board's width: a phone turned
+  // sideways (or a resized window) crossing that line gets the board redrawn.
+  window.addEventListener("resize", function () {
+    const viewer = TW.viewer;
+    if (viewer && viewer.shown && viewer.narrow !== TW.isNarrow()) viewer.draw(viewer.shown);
   });
 })(window.Tradewinds);
