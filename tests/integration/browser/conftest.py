@@ -116,6 +116,21 @@ def browser():
         chromium.close()
 
 
+def _watch(tab) -> list[str]:
+    """Script errors and Content-Security-Policy violations of a page, as they happen."""
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text
+            else None
+        ),
+    )
+    return errors
+
+
 def _context(browser, site, viewport):
     context = browser.new_context(base_url=site.url, viewport=viewport, accept_downloads=True)
     context.set_default_timeout(15_000)
@@ -127,11 +142,10 @@ def page(browser, site):
     """A desktop-sized page with its own cookies; console errors fail the test."""
     context = _context(browser, site, DESKTOP)
     tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = _watch(tab)
     yield tab
     context.close()
-    assert not errors, f"script errors on the page: {errors}"
+    assert not errors, f"script errors or policy violations on the page: {errors}"
 
 
 @pytest.fixture
@@ -147,8 +161,10 @@ def phone(browser, site):
     )
     context.set_default_timeout(15_000)
     tab = context.new_page()
+    errors = _watch(tab)
     yield tab
     context.close()
+    assert not errors, f"script errors or policy violations on the page: {errors}"
 
 
 def shot(page, name: str) -> Path:

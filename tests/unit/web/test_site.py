@@ -351,7 +351,9 @@ def test_zip_upload_through_the_site(logged_in, session):
 
 def test_pages_carry_security_headers(client):
     response = client.get("/")
-    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy
+    assert "unsafe" not in policy  # no inline script or style anywhere (browser tests check)
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
