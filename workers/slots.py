@@ -182,7 +182,7 @@ class Slot:
 
     def pids(self) -> set[int]:
         """The sandbox's own live processes (bwrap and the zygote), which outlive matches."""
-        if self.broken or not self._alive():
+        if self.broken or not self.running():
             return set()
         return {self.proc.pid, self.zygote} - {None}
 
@@ -221,7 +221,7 @@ class Slot:
         """
         failure = None
         for _attempt in range(2):
-            if self.broken or not self._alive():
+            if self.broken or not self.running():
                 self.close()
                 self._launch()
             pin(self.zygote, cpu)  # the bot inherits the zygote's CPU
@@ -243,6 +243,9 @@ class Slot:
         try:
             socket.send_fds(self._control, [request], list(theirs))
             reply = self._reply(REPLY_TIMEOUT_S)
+            kind, _, value = reply.partition(" ")
+            if kind != "pid":
+                raise SlotBroken(reply)  # `error ...`: the zygote could not serve
         except (OSError, SlotBroken) as exc:
             for fd in ours:
                 os.close(fd)
@@ -251,12 +254,6 @@ class Slot:
         finally:
             for fd in theirs:
                 os.close(fd)
-        kind, _, value = reply.partition(" ")
-        if kind != "pid":
-            for fd in ours:
-                os.close(fd)
-            self.close()
-            raise SlotBroken(reply)
         self._exit = None
         self._bot_running = True
         return BotProcess(self, self._outer_pid(int(value)), *ours, limits)
@@ -276,7 +273,7 @@ class Slot:
             try:
                 line = self._reply(timeout_s)
             except SlotBroken:
-                if not self._alive():
+                if not self.running():
                     self.broken = True
                 return None
             kind, _, value = line.partition(" ")
@@ -286,7 +283,8 @@ class Slot:
             self._exit = int(value)
         return self._exit
 
-    def _alive(self) -> bool:
+    def running(self) -> bool:
+        """Whether the sandbox (its bwrap, or the bare zygote) is still there."""
         return self.proc.poll() is None
 
     def walk(self, signo: int) -> list[int]:
@@ -361,7 +359,7 @@ class SlotPool:
         with self._lock:
             while self._free:
                 slot = self._free.pop()
-                if not slot.broken and slot._alive():
+                if not slot.broken and slot.running():
                     return slot
                 self._forget(slot)
             index = _indices.take()
@@ -378,7 +376,7 @@ class SlotPool:
         if not slot.broken:
             slot.clear()
         with self._lock:
-            if slot.broken or not slot._alive():
+            if slot.broken or not slot.running():
                 self._forget(slot)
             else:
                 self._free.append(slot)
