@@ -43,7 +43,7 @@ EXIT_LOAD, EXIT_MEMORY, EXIT_FILE_LIMIT, EXIT_PROTOCOL = 2, 3, 4, 5
 # so one bot's fork bomb cannot use up another's process budget.
 UID_BASE = 200_000
 INNER_UID = 1000
-# Drops the outer bwrap to a seat's own uid when the runner is root (util-linux, always there).
+# Drops the outer bwrap to a slot's own uid when the runner is root (util-linux, always there).
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 PIPE_SAFE_BYTES = 32 << 10  # well inside Linux's default 64 KiB pipe buffer
 SWEEP_EVERY = 16  # pauses between full walks of a sandbox's process tree (~50 us each)

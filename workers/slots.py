@@ -188,7 +188,7 @@ class Slot:
 
     # -- the control socket ---------------------------------------------------------
     def _reply(self, timeout_s: float) -> str:
-        """The zygote's next reply line; SlotBroken when it hangs up or is silent."""
+        """The zygote's next reply line; SlotBroken when it is silent, or hung up (broken)."""
         deadline = time.monotonic() + timeout_s
         while b"\n" not in self._pending:
             remaining = deadline - time.monotonic()
@@ -200,8 +200,10 @@ class Slot:
             try:
                 data = self._control.recv(4096)
             except OSError as exc:
+                self.broken = True
                 raise SlotBroken(str(exc)) from None
             if not data:
+                self.broken = True  # the zygote is gone: nothing more will come
                 raise SlotBroken("the zygote hung up")
             self._pending += data
         line, _, rest = bytes(self._pending).partition(b"\n")
@@ -272,9 +274,7 @@ class Slot:
         if self._exit is None and self._bot_running:
             try:
                 line = self._reply(timeout_s)
-            except SlotBroken:
-                if not self.running():
-                    self.broken = True
+            except SlotBroken:  # silent for now, or gone (then `broken` says so)
                 return None
             kind, _, value = line.partition(" ")
             if kind != "exit":
@@ -332,8 +332,9 @@ class SlotPool:
         self.rt = rt
         self.tmpfs_mb = tmpfs_mb
         self.owner = os.getpid()
-        base = reachable_temp_dir(tempfile.gettempdir()) if rt.unprivileged else None
-        base = base or tempfile.gettempdir()
+        base = tempfile.gettempdir()
+        if rt.unprivileged:
+            base = reachable_temp_dir(base)
         remove_stale_roots(base)
         self.root = Path(tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{self.owner}-", dir=base))
         os.chmod(self.root, 0o711)  # sandbox uids may pass through to their own folders

@@ -149,3 +149,18 @@ def test_a_match_and_its_bots_share_one_cpu(hostile, game):
     [cpus] = lines_with(out["stderr"][0], "CPUS ")
     assert len(json.loads(cpus)) == 1 and set(json.loads(cpus)) <= allowed
     assert os.sched_getaffinity(0) == allowed, "the runner is unpinned after the match"
+
+
+def test_a_sandbox_that_dies_under_a_running_bot_is_marked_broken_and_replaced(hostile):
+    slots = pool(runtime(), Limits())
+    with slots.lease(1) as [slot]:
+        slot.stage(resolve(hostile("look_around")))
+        bot = slot.spawn(Limits())
+        bot.send(START)
+        protocol.ready(bot.read_line(5))
+        dead = slot.zygote
+        os.kill(dead, signal.SIGKILL)  # takes the whole sandbox, the bot with it
+        bot.kill()
+        assert slot.broken
+        assert lines_with(start_in(slot, hostile("look_around")), "TMP ") == ["[]"]
+        assert slot.zygote != dead and not slot.broken
