@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 
 import pytest
 
+from workers import cpus
 from workers.cpus import current_cpu, one_cpu
 
 pytestmark = pytest.mark.skipif(
@@ -41,8 +43,19 @@ def test_two_matches_at_once_claim_different_cpus():
     assert theirs != mine
 
 
-def test_the_claim_is_released_when_the_match_ends():
-    with one_cpu() as first:
-        pass
-    with one_cpu() as second:
-        assert second == first  # free again, and the one this process is on
+def free_for_others(cpu: int) -> bool:
+    """Whether another process could claim `cpu` now (its own open of the lock file)."""
+    fd = os.open(os.path.join(cpus._LOCK_DIR, f"cpu{cpu}.lock"), os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)  # closing the only descriptor of this open drops any lock it took
+    return True
+
+
+def test_the_claim_holds_during_the_match_and_is_released_after():
+    with one_cpu() as cpu:
+        assert not free_for_others(cpu)
+    assert free_for_others(cpu)
