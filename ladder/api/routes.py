@@ -122,7 +122,7 @@ def upload():
 @bp.get("/matches")
 def match_list():
     page, per_page = _paging()
-    game = request.args.get("game") or None
+    game = request.args.get("game")  # absent: every game; empty or unknown: refused
     if game is not None and game not in engine.game_names():
         raise ServiceError(f"unknown game {game!r}")
     bot_id = _int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None

@@ -175,6 +175,7 @@ def test_challenge_refusals(client, world, who, body, status, message):
         ("/api/v1/matches?per_page=101", 400, "per_page must be an integer from 1 to 100"),
         ("/api/v1/matches?bot=x", 400, "bot must be an integer"),
         ("/api/v1/matches?game=chess", 400, "unknown game"),
+        ("/api/v1/matches?game=", 400, "unknown game ''"),
         ("/api/v1/games/chess/leaderboard", 404, "nothing here"),
         ("/api/v1/bots/999", 404, "no bot 999"),
         ("/api/v1/versions/999", 404, "no bot version 999"),
