@@ -35,8 +35,9 @@ import engine
 from workers import protocol
 from workers.limits import Limits
 from workers.match import run_match
+from workers.pool import SlotPool, pool
 from workers.sandbox import runtime
-from workers.slots import Slot, SlotPool, pool
+from workers.slots import Slot
 from workers.staging import BotSource, resolve
 
 MINIMAL_BOT = "def act(view, legal):\n    return legal[0]\n"
@@ -82,6 +83,7 @@ def raw_echo_us(python: str, message: bytes, n: int) -> float:
 
 def sandboxed_us(slot: Slot, message: bytes, n: int) -> float:
     """Microseconds per decision through the sandbox, pausing the bot between moves."""
+    legal = json.loads(message)["legal"]
     limits = Limits()
     slot.stage(resolve("manila/random"))
     bot = slot.spawn(limits)
@@ -92,7 +94,7 @@ def sandboxed_us(slot: Slot, message: bytes, n: int) -> float:
 
         def decide() -> None:
             # The worst case: paused between every decision, as when seats alternate.
-            protocol.action(bot.ask(message, 5)[0])
+            protocol.action(bot.ask(message, 5)[0], legal)
             bot.pause()
 
         for _ in range(50):
@@ -117,7 +119,7 @@ def sandbox_start_ms(slots: SlotPool, minimal: BotSource, new_slot: bool) -> flo
     began = time.perf_counter()
     if new_slot:
         slots.close()  # the next lease starts a new sandbox
-        slots = pool(runtime(), limits)
+        slots = pool(runtime())
         began = time.perf_counter()
     with slots.lease(1) as [slot]:
         slot.stage(minimal)
@@ -163,7 +165,7 @@ def main() -> None:
     message = sample_message()
     print(f"sandbox: {rt.bwrap} (unprivileged outer uid: {rt.unprivileged}), python {rt.python}")
     print(f"act message: {len(message)} bytes")
-    slots = pool(rt, Limits())
+    slots = pool(rt)
     with slots.lease(1) as [slot]:
         # Interleaved, three of each, medians: the machine's load drifts.
         raws, boxes = [], []
@@ -181,7 +183,7 @@ def main() -> None:
         warm.append(sandbox_start_ms(slots, minimal, new_slot=False))
     b, w = statistics.median(bare), statistics.median(warm)
     for _ in range(args.starts):
-        new.append(sandbox_start_ms(pool(rt, Limits()), minimal, new_slot=True))
+        new.append(sandbox_start_ms(pool(rt), minimal, new_slot=True))
     n = statistics.median(new)
     print(f"2. start: bare python3 -c pass {b:.1f} ms; sandboxed bot to ready:"
           f" warm slot {w:.1f} ms ({w / b:.2f}x), new slot {n:.1f} ms ({n / b:.2f}x)"

@@ -161,8 +161,13 @@ class State:
             raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         if self._legal_cache is None:
             self._legal_cache = self._legal_actions()
-        if action not in self._legal_cache:
-            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}")
+        try:
+            index = self._legal_cache.index(action)
+        except ValueError:
+            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # The engine's own dict goes on: a caller's equal copy of other types (41.0
+        # for 41, True for 1) must never reach the rules or the replay.
+        action = self._legal_cache[index]
         self._legal_cache = None
         self._seen[seat] = len(self.log)
         self.history.append((seat, action))
@@ -194,6 +199,36 @@ class State:
             "actions": [[seat, action] for seat, action in self.history],
             "result": self.result() if self.is_over() else None,
         }
+
+
+def find_legal(legal: list[Action], action: Any) -> int | None:
+    """The index of `action` in `legal`, matched exactly: equal values of equal types.
+
+    `==` alone would take 41.0 or True for 41 or 1. `State.apply` accepts those
+    (and applies its own dict); the match runner holds bots to this stricter
+    test, so a bot's reply is legal only if JSON writes it as a legal action.
+    """
+    if not isinstance(action, dict):
+        return None
+    start = 0
+    while True:
+        try:
+            index = legal.index(action, start)
+        except ValueError:
+            return None
+        if _same_types(legal[index], action):
+            return index
+        start = index + 1
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    return True
 
 
 @dataclass(frozen=True)

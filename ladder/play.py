@@ -16,9 +16,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from workers import close_pools
 from workers.limits import Limits
 from workers.match import run_match
-from workers.slots import close_pools
 from workers.staging import BotSource
 
 

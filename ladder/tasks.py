@@ -21,8 +21,7 @@ from ladder.leases import Leases
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import work
-from workers.sandbox import SandboxUnavailable
-from workers.slots import close_pools
+from workers import SandboxUnavailable, close_pools
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,30 @@
+"""What runs matches on a worker host: sandboxes, the match runner, the bots' limits.
+
+Plain Python, no Flask and no database. The names `ladder` needs are here;
+the modules behind them each do one job:
+
+- `match`: plays one match between sandboxed bots and returns its outcome;
+- `protocol`: the wire protocol, runner side;
+- `sandbox`: the runtime on this machine and bwrap's command line;
+- `slots`, `pool`: long-lived sandboxes and the per-process pool of them;
+- `zygote`: the warm interpreter inside each sandbox that forks the bots;
+- `bot_process`: talking to, pausing and ending one bot;
+- `cgroups`, `seccomp`, `claims`, `cpus`, `procfs`: kernel tools they use;
+- `staging`, `limits`, `fallback`: bot files, limits, and the fallback policy.
+"""
+
+from workers.cgroups import isolation
+from workers.limits import Limits
+from workers.match import STATUSES, run_job, run_match
+from workers.pool import close_pools
+from workers.sandbox import SandboxUnavailable
+
+__all__ = [
+    "STATUSES",
+    "Limits",
+    "SandboxUnavailable",
+    "close_pools",
+    "isolation",
+    "run_job",
+    "run_match",
+]

@@ -18,6 +18,7 @@ class Limits:
     open_files: int = 64
     file_mb: int = 16  # largest file a bot may write
     tmpfs_mb: int = 32  # the private /tmp, the only writable place
+    tmp_inodes: int = 4096  # files and folders /tmp may hold (each costs kernel memory)
     line_kb: int = 1024  # longest stdout line (one protocol message)
     stderr_kb: int = 1024  # stderr a bot may write in a match before it is killed
     stderr_tail_kb: int = 8  # the tail of stderr kept for the bot's owner

@@ -7,16 +7,16 @@ played out by the fallback policy; the outcome records every seat's status.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import engine
 from workers import protocol
+from workers.bot_process import BotFault, BotProcess
 from workers.cpus import one_cpu
 from workers.fallback import Fallback
 from workers.limits import Limits
-from workers.sandbox import BotFault, BotProcess, runtime
-from workers.slots import pool
+from workers.pool import pool
+from workers.sandbox import runtime
 from workers.staging import BotSource, resolve
 
 STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
@@ -74,10 +74,10 @@ def run_match(
     state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
     rt = runtime(unsafe)
     seats = [_Seat(source.label) for source in sources]
-    with one_cpu() as cpu, pool(rt, limits).lease(len(sources)) as slots:
+    with one_cpu() as cpu, pool(rt).lease(len(sources)) as slots:
         try:
             _start(state, seats, sources, slots, limits, cpu)
-            decision_ms = _play(state, seats, limits, Fallback(seed))
+            timings = _play(state, seats, limits, Fallback(seed))
             result = state.result()
             for seat in seats:
                 if seat.bot is not None:
@@ -89,7 +89,7 @@ def run_match(
         finally:
             for seat in seats:
                 seat.close()
-    return _outcome(state, seats, decision_ms, result)
+    return _outcome(state, seats, timings, result)
 
 
 def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> dict:
@@ -103,11 +103,15 @@ def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> di
 
 
 def _start(state, seats, sources, slots, limits, cpu) -> None:
-    """Launch every seat at once, then collect the `ready` replies within init_ms."""
+    """Start the seats one at a time, each with its own init_ms to say `ready`.
+
+    One at a time, so a bot that hangs or computes in `setup()` takes nothing
+    from the others: each has the CPU to itself and a clock that starts once
+    its process is forked (the fork and the sandbox are ours, never charged).
+    """
     # Stage every bot first: a bad upload raises before any process starts.
     for slot, source in zip(slots, sources, strict=True):
         slot.stage(source)
-    launched = time.monotonic()
     for i, (seat, slot) in enumerate(zip(seats, slots, strict=True)):
         seat.bank_ms = float(limits.bank_ms)
         try:
@@ -115,26 +119,21 @@ def _start(state, seats, sources, slots, limits, cpu) -> None:
             seat.bot.send(
                 protocol.start(state.game_name, i, state.num_players, state.options, limits.wire())
             )
+            protocol.ready(seat.bot.read_line(limits.init_ms / 1000))
+            seat.bot.pause()
         except OSError as exc:
             seat.fault(BotFault("crash", f"could not start: {exc}"))
-        except BotFault as exc:
-            seat.fault(exc)
-    for seat in seats:
-        if seat.bot is None:
-            continue
-        remaining = limits.init_ms / 1000 - (time.monotonic() - launched)
-        try:
-            protocol.ready(seat.bot.read_line(max(remaining, 0.0)))
-            seat.bot.pause()
         except BotFault as exc:
             if exc.status == "timeout":
                 exc = BotFault("timeout", f"not ready within init_ms={limits.init_ms}")
             seat.fault(exc)
 
 
-def _play(state, seats, limits, fallback) -> list:
-    """Play the game to its end; the wall-clock ms of each decision (None for fallback)."""
-    timings: list[float | None] = []
+def _play(state, seats, limits, fallback) -> tuple[list, list]:
+    """Play the game to its end; per decision, the bot's wall-clock ms and its CPU ms
+    (None for a fallback move, and CPU None where no control group measures it)."""
+    wall: list[float | None] = []
+    cpu: list[float | None] = []
     awake: _Seat | None = None  # the one bot not paused: the last one asked
     while not state.is_over():
         i = state.current_player()
@@ -143,20 +142,19 @@ def _play(state, seats, limits, fallback) -> list:
         if awake is not seat and awake is not None and awake.bot is not None:
             awake.bot.pause()  # nobody else runs while a bot thinks
         awake = seat
-        if seat.bot is None:
-            state.apply(fallback.choose(legal))
-            timings.append(None)
-            continue
-        try:
-            chosen, elapsed = _ask(seat, state.view(i), legal, limits)
-        except BotFault as exc:
-            seat.fault(exc)
-            state.apply(fallback.choose(legal))
-            timings.append(None)
-            continue
+        chosen = elapsed = cpu_ms = None
+        if seat.bot is not None:
+            try:
+                chosen, elapsed = _ask(seat, state.view(i), legal, limits)
+                cpu_ms = seat.bot.last_cpu_ms
+            except BotFault as exc:
+                seat.fault(exc)
+        if chosen is None:
+            chosen, elapsed, cpu_ms = fallback.choose(legal), None, None
         state.apply(chosen)
-        timings.append(round(elapsed, 3))
-    return timings
+        wall.append(None if elapsed is None else round(elapsed, 3))
+        cpu.append(None if cpu_ms is None else round(cpu_ms, 3))
+    return wall, cpu
 
 
 def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
@@ -174,13 +172,10 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
     seat.bank_ms -= max(0.0, elapsed - limits.move_ms)
     if seat.bank_ms < 0:
         raise BotFault("timeout", f"time bank of {limits.bank_ms} ms used up")
-    chosen = protocol.action(raw)
-    if chosen not in legal:
-        raise BotFault("illegal", f"not a legal action: {protocol.clip(raw)}")
-    return chosen, elapsed
+    return protocol.action(raw, legal), elapsed
 
 
-def _outcome(state, seats, decision_ms, result) -> dict:
+def _outcome(state, seats, timings, result) -> dict:
     statuses = [seat.status for seat in seats]
     ranks = fault_ranks(result["ranks"], statuses)
     errors = [seat.error for seat in seats]
@@ -189,10 +184,22 @@ def _outcome(state, seats, decision_ms, result) -> dict:
         statuses=statuses,
         ranks=ranks,
         errors=errors,
-        decision_ms=decision_ms,
+        decision_ms=timings[0],
+        decision_cpu_ms=timings[1],
         seats=[seat.label for seat in seats],
     )
+    rated, unrated_reason = True, None
+    if len(seats) > 1 and all(status != "ok" for status in statuses):
+        # Nobody played the match: no standing to rate, and when every seat fails at
+        # once the likeliest cause is the host (a stalled machine), not the bots.
+        rated = False
+        unrated_reason = "every seat faulted: " + "; ".join(
+            f"seat {i} {status} ({error})"
+            for i, (status, error) in enumerate(zip(statuses, errors, strict=True))
+        )
     return {
+        "rated": rated,
+        "unrated_reason": unrated_reason,
         "game": state.game_name,
         "seed": state.seed,
         "players": state.num_players,

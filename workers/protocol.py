@@ -7,10 +7,15 @@ runner only decides what to do with them.
 from __future__ import annotations
 
 import json
+import re
 
-from workers.sandbox import BotFault
+from engine.core import find_legal
+from workers.bot_process import BotFault
 
 PROTOCOL = 1
+MAX_DEPTH = 32  # nesting a reply may have; actions are flat, a reply is three deep
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
@@ -41,10 +46,27 @@ def end(result: dict) -> bytes:
     return line({"type": "end", "result": result})
 
 
+def depth(raw: bytes) -> int:
+    """How deeply the arrays and objects of a JSON text nest (strings skipped).
+
+    Checked before decoding: a reply nested thousands deep would make the
+    decoder recurse until it fails, and that failure is the bot's, not ours.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return 0  # too few brackets to nest too deep: the common case, at C speed
+    deepest = level = 0
+    for bracket in _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        level += 1 if bracket in b"[{" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
 def _parse(raw: bytes, expected: str) -> dict:
+    if depth(raw) > MAX_DEPTH:
+        raise BotFault("invalid", f"output nested deeper than {MAX_DEPTH} levels: {clip(raw)}")
     try:
         message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except Exception:  # whatever decoding a bot's bytes raises is its fault
         raise BotFault("invalid", f"unparsable output: {clip(raw)}") from None
     if not isinstance(message, dict) or message.get("type") != expected:
         raise BotFault("invalid", f"expected a {expected!r} message, got {clip(raw)}")
@@ -56,13 +78,23 @@ def ready(raw: bytes) -> None:
     _parse(raw, "ready")
 
 
-def action(raw: bytes) -> dict:
-    """The action of an `action` reply; BotFault(invalid) when there is none."""
+def action(raw: bytes, legal: list[dict]) -> dict:
+    """The legal action an `action` reply names: the engine's own dict from `legal`.
+
+    BotFault(invalid) when the reply has no action, BotFault(illegal) when it
+    is not one of `legal` exactly: equal values of equal types, as JSON writes
+    them (41.0 is not 41, true is not 1). Applying `legal`'s own dict means a
+    bot's copy never reaches the engine or the replay.
+    """
     message = _parse(raw, "action")
     chosen = message.get("action")
     if not isinstance(chosen, dict):
         raise BotFault("invalid", f"an action must be a JSON object, got {clip(raw)}")
-    return chosen
+    index = find_legal(legal, chosen)
+    if index is None:
+        hint = " (values must have the legal action's types)" if chosen in legal else ""
+        raise BotFault("illegal", f"not a legal action{hint}: {clip(raw)}")
+    return legal[index]
 
 
 def clip(raw: bytes, keep: int = 120) -> str:

@@ -1,82 +1,54 @@
-"""Long-lived bot sandboxes ("slots"), each with a zygote that forks a fresh bot per match.
+"""A long-lived bot sandbox ("slot") whose zygote forks a fresh bot per match.
 
-A worker process keeps a pool of slots and leases one per seat for a match.
 Before a slot serves a new bot, everything of the previous one is gone: the
-runner kills every process below the zygote and waits until none is left,
-the seat's directory (bound read-only at /bot) is emptied and refilled, and
-the zygote empties /tmp. A slot whose zygote stops answering is closed and
-replaced. Pools are per process: a forked child (a Celery pool worker) never
-uses its parent's slots.
+runner kills every process of the sandbox but its bwrap and zygote (listed by
+its control group, or found by walking the process tree) and waits until
+none is left; the kernel then drops that bot's own /tmp and IPC namespace; the
+seat's directory (bound read-only at /bot) is emptied and refilled. A slot
+whose zygote stops answering, or refuses to fork, is closed and replaced.
+
+Every name a bot could see from inside is neutral: the slot's folder is a
+random one, and the outer uid (when the runner is root) is a number claimed
+from a machine-wide range, not derived from the runner's pid.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import select
-import shutil
 import signal
 import socket
 import subprocess
-import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
+from workers import cgroups
+from workers.bot_process import BotProcess
+from workers.claims import Claims
 from workers.cpus import pin
 from workers.limits import Limits
+from workers.procfs import alive, children, inner_pid
 from workers.sandbox import (
     SETPRIV,
     UID_BASE,
-    BotProcess,
     Runtime,
     SandboxUnavailable,
-    alive,
     bare_command,
     bwrap_command,
-    children,
-    inner_pid,
     rlimits,
+    tmp_mount_options,
 )
-from workers.staging import BotSource, install_sdk, stage
+from workers.staging import BotSource, stage
 
-MAX_SLOTS = 16  # per process: the uid range each process owns when it runs as root
 START_TIMEOUT_S = 10
 REPLY_TIMEOUT_S = 5
-ROOT_PREFIX = "tradewinds-slots-"  # then the owning pid: a dead owner's folder is swept
+UIDS = 50_000  # outer uids UID_BASE.. a machine's runners claim from, one per live slot
+# Run as root before setpriv and bwrap: join the slot's control group, so everything
+# the sandbox ever starts is a member from its first instruction.
+JOIN_GROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
-
-def slot_uid(index: int) -> int | None:
-    """The outer uid of slot `index` of this process when the runner is root (else its own)."""
-    if os.geteuid() != 0:
-        return None
-    return UID_BASE + (os.getpid() % 50_000) * MAX_SLOTS + index
-
-
-def reachable_temp_dir(preferred: str) -> str:
-    """`preferred` if every folder on its path lets other uids through, else /tmp.
-
-    bwrap runs as the slot's own uid when the runner is root, and must reach
-    the folders it binds; a private TMPDIR (say 0700) would hide them.
-    """
-    path = Path(preferred).resolve()
-    for folder in (path, *path.parents):
-        try:
-            if not folder.stat().st_mode & 0o001:
-                return "/tmp"
-        except OSError:
-            return "/tmp"
-    return str(path)
-
-
-def remove_stale_roots(base: str) -> None:
-    """Delete the folders of pools whose process died without cleaning up (SIGKILL)."""
-    for entry in Path(base).glob(f"{ROOT_PREFIX}*-*"):
-        pid = entry.name.removeprefix(ROOT_PREFIX).split("-", 1)[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-            shutil.rmtree(entry, ignore_errors=True)
+_uids = Claims("uid")
 
 
 class SlotBroken(Exception):
@@ -86,18 +58,29 @@ class SlotBroken(Exception):
 class Slot:
     """One sandbox whose zygote forks the bots of one seat, match after match."""
 
-    def __init__(self, rt: Runtime, root: Path, index: int, tmpfs_mb: int) -> None:
+    def __init__(self, rt: Runtime, root: Path, index: int) -> None:
         self.index = index
-        self.uid = slot_uid(index) if rt.unprivileged else None
-        self.bot_dir = root / f"slot{index}"
+        self.uid: int | None = None
+        if rt.unprivileged and os.geteuid() == 0:
+            claimed = _uids.claim(range(UIDS))
+            if claimed is None:
+                raise SandboxUnavailable(f"all {UIDS} sandbox uids are in use on this machine")
+            self.uid = UID_BASE + claimed
+        self.bot_dir = root / f"b{index}"
         self.bot_dir.mkdir(exist_ok=True)
         self._rt = rt
         self._sdk_dir = root / "sdk"
-        self._tmpfs_mb = tmpfs_mb
         self._pending = bytearray()
         self._exit: int | None = None
         self._bot_running = False
-        self._launch()
+        self._tree = cgroups.tree()
+        self.group: cgroups.Group | None = None
+        self._limited: tuple[int, int] | None = None
+        try:
+            self._launch()
+        except BaseException:
+            self._release_uid()
+            raise
 
     # -- life of the sandbox ------------------------------------------------------
     def _launch(self) -> None:
@@ -110,7 +93,7 @@ class Slot:
         fd = theirs.fileno()
         if self._rt.bwrap is not None:
             sdk, bot = str(self._sdk_dir), str(self.bot_dir)
-            command = bwrap_command(self._rt, sdk, bot, self._tmpfs_mb, fd)
+            command = bwrap_command(self._rt, sdk, bot, fd)
             env: dict[str, str] = {}
         else:
             command = bare_command(self._rt, str(self._sdk_dir), fd)
@@ -122,6 +105,10 @@ class Slot:
                 SETPRIV, "--reuid", str(self.uid), "--regid", str(self.uid), "--clear-groups",
                 *command,
             ]  # fmt: skip
+        if self._tree is not None:
+            self.group = self._tree.group(f"{os.getpid()}-{self.index}")
+            self._limited = None
+            command = ["/bin/sh", "-c", JOIN_GROUP, "sh", *self.group.procs_files, "--", *command]
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -135,6 +122,9 @@ class Slot:
             )
         except OSError as exc:
             ours.close()
+            if self.group is not None:
+                self.group.remove()
+                self.group = None
             raise SandboxUnavailable(f"a bot sandbox could not be started: {exc}") from None
         finally:
             theirs.close()
@@ -144,12 +134,12 @@ class Slot:
                 raise SlotBroken("no ready")
         except SlotBroken:
             why = self._stderr_after_death()
-            self.close()
+            self._close_sandbox()
             raise SandboxUnavailable(f"a bot sandbox did not start: {why}") from None
         # bwrap's one child is the zygote (pid 1 inside); bare, the zygote is ours.
         found = children(self.proc.pid) if self._rt.bwrap is not None else [self.proc.pid]
         if len(found) != 1:
-            self.close()
+            self._close_sandbox()
             raise SandboxUnavailable(f"a bot sandbox has {len(found)} top processes, not 1")
         self.zygote = found[0]
 
@@ -161,8 +151,16 @@ class Slot:
         text = self.proc.stderr.read().decode("utf-8", "replace").strip()
         return text or f"exit code {self.proc.returncode}"
 
+    def _release_uid(self) -> None:
+        if self.uid is not None:
+            _uids.release(self.uid - UID_BASE)
+
     def close(self) -> None:
-        """End the sandbox: the zygote and anything left in it."""
+        """End the sandbox: the zygote, anything left in it, its group and its uid."""
+        self._close_sandbox()
+        self._release_uid()
+
+    def _close_sandbox(self) -> None:
         self.broken = True
         with contextlib.suppress(OSError):
             self._control.close()
@@ -179,6 +177,13 @@ class Slot:
                 self.proc.wait()
         with contextlib.suppress(OSError):
             self.proc.stderr.close()
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+
+    def own_pids(self) -> set[int]:
+        """The sandbox's own processes (bwrap, the zygote): never a bot's."""
+        return {self.proc.pid, self.zygote} - {None}
 
     def pids(self) -> set[int]:
         """The sandbox's own live processes (bwrap and the zygote), which outlive matches."""
@@ -224,20 +229,37 @@ class Slot:
         failure = None
         for _attempt in range(2):
             if self.broken or not self.running():
-                self.close()
+                self._close_sandbox()
                 self._launch()
-            pin(self.zygote, cpu)  # the bot inherits the zygote's CPU
+            self._confine(limits, cpu)
             try:
                 return self._spawn(limits)
             except SlotBroken as exc:
                 failure = exc
         raise SandboxUnavailable(f"a bot sandbox could not start a bot: {failure}")
 
+    def _confine(self, limits: Limits, cpu: int | None) -> None:
+        """The match's CPU (bots inherit the zygote's), and the group's caps for `limits`."""
+        if self.group is None:
+            pin(self.zygote, cpu)
+            return
+        self.group.use_cpus({cpu} if cpu is not None else os.sched_getaffinity(0))
+        caps = (
+            (limits.memory_mb << 20) + cgroups.SANDBOX_MEMORY,
+            limits.processes + cgroups.SANDBOX_PIDS,
+        )
+        if caps != self._limited:
+            self.group.limit(*caps)
+            self._limited = caps
+
     def _spawn(self, limits: Limits) -> BotProcess:
         if self._bot_running:
             raise RuntimeError("slot already runs a bot")
-        bot_path, cwd = ("/bot", "/tmp") if self._rt.bwrap else (str(self.bot_dir),) * 2
-        request = f"spawn {rlimits(limits)}\0{bot_path}\0{cwd}".encode()
+        if self._rt.bwrap:
+            bot_path, cwd, tmpfs = "/bot", "/tmp", tmp_mount_options(limits)
+        else:
+            bot_path, cwd, tmpfs = str(self.bot_dir), str(self.bot_dir), ""
+        request = f"spawn {rlimits(limits)}\0{bot_path}\0{cwd}\0{tmpfs}".encode()
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
@@ -251,7 +273,7 @@ class Slot:
         except (OSError, SlotBroken) as exc:
             for fd in ours:
                 os.close(fd)
-            self.close()
+            self._close_sandbox()
             raise SlotBroken(str(exc)) from None
         finally:
             for fd in theirs:
@@ -310,152 +332,21 @@ class Slot:
         if not self._bot_running:
             return self._exit
         deadline = time.monotonic() + REPLY_TIMEOUT_S
+        keep = self.own_pids()
         while True:
-            live = [pid for pid in self.walk(signal.SIGSTOP) if alive(pid)]
+            if self.group is not None:
+                live = [pid for pid in self.group.members() if pid not in keep]
+            else:
+                live = [pid for pid in self.walk(signal.SIGSTOP) if alive(pid)]
             for pid in live:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
+                    os.kill(pid, signal.SIGCONT)  # a stopped process dies at once either way
             if not live and (self._exit is not None or self.wait_exit(0.001) is not None):
                 break
             if time.monotonic() > deadline or self.broken:
-                self.close()  # something would not die: the whole sandbox goes
+                self._close_sandbox()  # something would not die: the whole sandbox goes
                 break
             time.sleep(0.0005)
         self._bot_running = False
         return self._exit
-
-
-class SlotPool:
-    """The slots of one process for one sandbox shape; leased out a match at a time."""
-
-    def __init__(self, rt: Runtime, tmpfs_mb: int) -> None:
-        self.rt = rt
-        self.tmpfs_mb = tmpfs_mb
-        self.owner = os.getpid()
-        base = tempfile.gettempdir()
-        if rt.unprivileged:
-            base = reachable_temp_dir(base)
-        remove_stale_roots(base)
-        self.root = Path(tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{self.owner}-", dir=base))
-        os.chmod(self.root, 0o711)  # sandbox uids may pass through to their own folders
-        install_sdk(self.root / "sdk")
-        self._free: list[Slot] = []
-        self._all: list[Slot] = []
-        self._lock = threading.Lock()
-        self.closed = False
-
-    @contextlib.contextmanager
-    def lease(self, count: int) -> Iterator[list[Slot]]:
-        """`count` slots for one match; each is cleared (or replaced) when it comes back."""
-        slots: list[Slot] = []
-        try:
-            for _ in range(count):
-                slots.append(self._take())
-            yield slots
-        finally:
-            for slot in slots:
-                self._give_back(slot)
-
-    def _take(self) -> Slot:
-        with self._lock:
-            while self._free:
-                slot = self._free.pop()
-                if not slot.broken and slot.running():
-                    return slot
-                self._forget(slot)
-            index = _indices.take()
-        try:
-            slot = Slot(self.rt, self.root, index, self.tmpfs_mb)
-        except BaseException:
-            _indices.give(index)
-            raise
-        with self._lock:
-            self._all.append(slot)
-        return slot
-
-    def _give_back(self, slot: Slot) -> None:
-        if not slot.broken:
-            slot.clear()
-        with self._lock:
-            if slot.broken or not slot.running():
-                self._forget(slot)
-            else:
-                self._free.append(slot)
-
-    def _forget(self, slot: Slot) -> None:
-        slot.close()
-        if slot in self._all:
-            self._all.remove(slot)
-            _indices.give(slot.index)
-
-    def pids(self) -> set[int]:
-        """Every sandbox process of this pool that outlives matches."""
-        with self._lock:
-            return {pid for slot in self._all for pid in slot.pids()}
-
-    def close(self) -> None:
-        with self._lock:
-            self.closed = True
-            for slot in list(self._all):
-                self._forget(slot)
-            self._free.clear()
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-class _Indices:
-    """Slot numbers in use in this process (each number is a uid when running as root)."""
-
-    def __init__(self) -> None:
-        self._used: set[int] = set()
-        self._lock = threading.Lock()
-
-    def take(self) -> int:
-        with self._lock:
-            for index in range(MAX_SLOTS):
-                if index not in self._used:
-                    self._used.add(index)
-                    return index
-        raise SandboxUnavailable(f"more than {MAX_SLOTS} bot sandboxes at once in one process")
-
-    def give(self, index: int) -> None:
-        with self._lock:
-            self._used.discard(index)
-
-
-_indices = _Indices()
-_pools: dict[tuple[Runtime, int], SlotPool] = {}
-_pools_lock = threading.Lock()
-
-
-def pool(rt: Runtime, limits: Limits) -> SlotPool:
-    """This process's pool for sandboxes of `rt` with the /tmp size of `limits`."""
-    global _indices
-    with _pools_lock:
-        stale = [key for key, found in _pools.items() if found.owner != os.getpid()]
-        if stale:
-            # Forked from a process that had pools: those slots are the parent's.
-            for key in stale:
-                del _pools[key]
-            _indices = _Indices()
-        key = (rt, limits.tmpfs_mb)
-        if key not in _pools or _pools[key].closed:
-            _pools[key] = SlotPool(rt, limits.tmpfs_mb)
-        return _pools[key]
-
-
-def pool_pids() -> set[int]:
-    """Processes of this process's pools that rightly outlive a match (for tests and checks)."""
-    with _pools_lock:
-        return {pid for found in _pools.values() for pid in found.pids()}
-
-
-def close_pools() -> None:
-    """End every sandbox of this process (at exit, and when a worker process stops)."""
-    with _pools_lock:
-        mine = [found for found in _pools.values() if found.owner == os.getpid()]
-        _pools.clear()
-    for found in mine:
-        found.close()
-
-
-atexit.register(close_pools)

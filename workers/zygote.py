@@ -11,21 +11,39 @@ and run there by the system python3. It talks to the runner over a Unix
 socket (its descriptor number is argv[1]), one request at a time:
 
 - runner → zygote: `spawn` with three descriptors (the bot's stdin, stdout and
-  stderr) attached, payload `rlimits NUL bot-path NUL working-dir`;
+  stderr) attached, payload `rlimits NUL bot-path NUL working-dir NUL tmpfs`,
+  tmpfs being the mount options of the bot's own /tmp (empty: none);
 - zygote → runner: `pid N` once the bot is forked (N as the sandbox sees it),
   then `exit CODE` when it has ended (CODE negative for a signal), or
   `error TEXT` when the request could not be served.
 
-Between bots the zygote empties the scratch directory (argv[2], `-` for none),
-so nothing a bot leaves there reaches the next one. As the namespace's pid 1
-it cannot be signalled by bots (the kernel drops their signals to it), and as
-a non-dumpable process it cannot be traced or read through /proc by them.
+Nothing a bot does may reach the next bot of the sandbox:
+- In a sandbox the zygote holds CAP_SYS_ADMIN in the sandbox's own user
+  namespace, for one use: each forked bot gets a mount and an IPC namespace
+  of its own, with a fresh /tmp (a tmpfs capped in bytes and in inodes).
+  When the bot's last process ends, the kernel drops that /tmp and every SysV
+  IPC object with it: no wipe, and nothing for the next bot to find. The bot
+  then drops every capability before any of its code runs.
+- Each bot runs under the seccomp filter `workers.seccomp` writes next to the
+  SDK (`seccomp.bpf`): it cannot lower the zygote's limits, change its
+  priority or scheduling, or make keyring keys.
+- The zygote notes its own limits and scheduling at start and refuses to fork
+  (`error`, and the runner replaces the sandbox) if they ever changed.
+- As the namespace's pid 1 it cannot be signalled by bots (the kernel drops
+  their signals to it), and as a non-dumpable process it cannot be traced or
+  read through /proc by them.
+
+Bare (no sandbox, development only), the scratch directory (argv[2], `-` for
+none) is emptied between bots instead.
 """
 
 import contextlib
+import ctypes
 import os
+import resource
 import signal
 import socket
+import struct
 import sys
 
 sdk = None  # the SDK module (tradewinds_sdk), imported by main() from /sdk
@@ -37,15 +55,70 @@ PRELOAD = (
 )  # fmt: skip
 PR_SET_DUMPABLE = 4  # non-dumpable: same-uid processes may not ptrace us or read our /proc
 PR_SET_CHILD_SUBREAPER = 36  # orphans come to us (we are pid 1 in a sandbox anyway)
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+CAPABILITY_VERSION_3 = 0x20080522
+CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000
+MS_NOSUID, MS_NODEV = 2, 4
 MAX_FDS = 3
+FILTER_NAME = "seccomp.bpf"  # beside this file: the bots' filter (workers.seccomp)
+
+libc = ctypes.CDLL(None, use_errno=True)
+seccomp_filter = None  # the filter's bytes, read once at start
 
 
-def _prctl(option: int, value: int) -> None:
-    import ctypes
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what} failed: {os.strerror(err)}")
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+def _prctl(option: int, value: int, arg3: int = 0) -> None:
+    _check(libc.prctl(option, value, arg3, 0, 0), f"prctl({option})")
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+
+def own_tmp(options: str) -> None:
+    """A mount and IPC namespace of the bot's own, with a fresh /tmp (needs CAP_SYS_ADMIN)."""
+    _check(libc.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
+    _check(libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()), "mount")
+
+
+def drop_capabilities() -> None:
+    """Give up every capability (the zygote's CAP_SYS_ADMIN) for good."""
+    _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    header = struct.pack("=Ii", CAPABILITY_VERSION_3, 0)
+    _check(libc.capset(header, bytes(24)), "capset")
+
+
+def confine() -> None:
+    """No new privileges, then the seccomp filter: from here on bot code may run."""
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    if seccomp_filter:
+        program = _SockFprog(len(seccomp_filter) // 8, seccomp_filter)
+        _check(
+            libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0), "seccomp"
+        )
+
+
+def first_to_go_when_memory_runs_out() -> None:
+    """Offer the bot, not the zygote, to the kernel's OOM killer (raising is always allowed)."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")
+
+
+def fingerprint() -> tuple:
+    """What every forked bot inherits from the zygote: its limits and its scheduling."""
+    limits = tuple(
+        resource.getrlimit(getattr(resource, name))
+        for name in sorted(dir(resource))
+        if name.startswith("RLIMIT_")
+    )
+    return limits, os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
 
 
 def wipe(top: str) -> None:
@@ -78,20 +151,26 @@ def wait_for(pid: int) -> int:
             return os.waitstatus_to_exitcode(status)
 
 
-def run_bot(control: socket.socket, fds: list[int], rlimits: str, bot: str, cwd: str) -> None:
+def run_bot(control: socket.socket, fds: list[int], request: tuple[str, ...]) -> None:
     """In the forked child: become the bot process and never return."""
+    rlimits, bot, cwd, tmpfs = request
     code = 1
     try:
         control.close()
         signal.signal(signal.SIGINT, signal.default_int_handler)  # as in any Python process
         os.setsid()  # its own process group: the runner pauses the bot by group
+        if tmpfs:
+            own_tmp(tmpfs)
+            drop_capabilities()
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         for fd in fds:
             if fd > 2:
                 os.close(fd)
-        _prctl(PR_SET_DUMPABLE, 1)
+        _prctl(PR_SET_DUMPABLE, 1)  # its own /proc files become its own to write
+        first_to_go_when_memory_runs_out()
         os.chdir(cwd)
+        confine()
         code = sdk.main(["--rlimits", rlimits, bot])
     except BaseException as exc:  # report anything, then exit
         print(f"tradewinds zygote: the bot process failed to start: {exc!r}", file=sys.stderr)
@@ -104,6 +183,7 @@ def run_bot(control: socket.socket, fds: list[int], rlimits: str, bot: str, cwd:
 
 def serve(control: socket.socket, scratch: str | None) -> None:
     """Answer spawn requests until the runner closes the socket."""
+    born = fingerprint()
     while True:
         try:
             message, fds, _flags, _addr = socket.recv_fds(control, 8192, MAX_FDS)
@@ -117,7 +197,11 @@ def serve(control: socket.socket, scratch: str | None) -> None:
             kind, _, payload = message.partition(b" ")
             if kind != b"spawn":
                 raise ValueError(f"unknown request {kind!r}")
-            rlimits, bot, cwd = payload.decode().split("\0")
+            request = tuple(payload.decode().split("\0"))
+            if len(request) != 4:
+                raise ValueError(f"a spawn request has 4 fields, not {len(request)}")
+            if fingerprint() != born:
+                raise ValueError("the zygote's limits or scheduling changed: replace me")
             reap()
             if scratch is not None:
                 wipe(scratch)
@@ -129,7 +213,7 @@ def serve(control: socket.socket, scratch: str | None) -> None:
             control.sendall(f"error {exc}\n".encode())
             continue
         if pid == 0:
-            run_bot(control, fds, rlimits, bot, cwd)
+            run_bot(control, fds, request)
         for fd in fds:
             os.close(fd)
         control.sendall(f"pid {pid}\n".encode())
@@ -137,7 +221,7 @@ def serve(control: socket.socket, scratch: str | None) -> None:
 
 
 def main() -> None:
-    global sdk
+    global sdk, seccomp_filter
     control = socket.socket(fileno=int(sys.argv[1]))
     scratch = None if sys.argv[2] == "-" else sys.argv[2]
     _prctl(PR_SET_DUMPABLE, 0)
@@ -148,6 +232,10 @@ def main() -> None:
     import tradewinds_sdk
 
     sdk = tradewinds_sdk
+    path = os.path.join(os.path.dirname(tradewinds_sdk.__file__), FILTER_NAME)
+    if os.path.exists(path):  # absent only where workers.seccomp knows no syscall table
+        with open(path, "rb") as handle:
+            seccomp_filter = handle.read()
     for name in PRELOAD:
         __import__(name)
     control.sendall(b"ready\n")

@@ -64,9 +64,9 @@ def live_processes_with(marker: str) -> list[int]:
 def sandbox_processes() -> list[int]:
     """Live bot processes (pid, state, command): those running as one of this test process's
     sandbox uids, other than the sandboxes' own bwrap and zygote, which outlive matches."""
-    from workers.slots import MAX_SLOTS, pool_pids, slot_uid
+    from workers.pool import pool_pids, pool_uids
 
-    uids = {slot_uid(index) for index in range(MAX_SLOTS)} - {None}
+    uids = pool_uids()
     keep = pool_pids()
     found = []
     for entry in os.listdir("/proc"):

@@ -12,10 +12,11 @@ import pytest
 
 from tests.integration.conftest import needs_bwrap, sandbox_processes
 from workers import protocol
+from workers.bot_process import BotFault
 from workers.limits import Limits
 from workers.match import run_match
-from workers.sandbox import BotFault, SandboxUnavailable, runtime
-from workers.slots import pool
+from workers.pool import pool
+from workers.sandbox import SandboxUnavailable, runtime
 from workers.staging import BotSource, resolve
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
@@ -28,7 +29,7 @@ START = protocol.start("test", 0, 2, {}, Limits().wire())
 def one_bot(source: BotSource):
     """A bot forked in a leased sandbox slot: (the bot, its slot); killed afterwards."""
     limits = Limits()
-    with pool(runtime(), limits).lease(1) as [slot]:
+    with pool(runtime()).lease(1) as [slot]:
         slot.stage(source)
         bot = slot.spawn(limits)
         try:
@@ -128,7 +129,7 @@ def test_ask_handles_messages_larger_than_a_pipe_buffer():
         for size in (10, 200_000):  # below and far above the 64 KiB pipe buffer
             message = protocol.act({"padding": "x" * size}, [{"n": size}], 1000)
             line, elapsed = bot.ask(message, 5)
-            assert protocol.action(line) == {"n": size}
+            assert protocol.action(line, [{"n": size}]) == {"n": size}
             assert elapsed > 0
             bot.pause()  # each message goes to a stopped bot
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import tempfile
 import uuid
 from pathlib import Path
 
@@ -15,8 +14,9 @@ from tests.integration.conftest import live_processes_with, needs_bwrap, sandbox
 from workers import protocol
 from workers.limits import Limits
 from workers.match import run_match
-from workers.sandbox import alive, runtime
-from workers.slots import close_pools, pool, pool_pids
+from workers.pool import _pools, close_pools, pool, pool_pids
+from workers.procfs import alive
+from workers.sandbox import runtime
 from workers.staging import resolve
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
@@ -42,7 +42,7 @@ def lines_with(text: str, prefix: str) -> list[str]:
 
 def test_the_next_bot_in_a_slot_finds_nothing_of_the_last_one(hostile):
     marker = f"tw-traces-{uuid.uuid4().hex}"
-    slots = pool(runtime(), Limits())
+    slots = pool(runtime())
     with slots.lease(1) as [slot]:
         zygote = slot.zygote
         first = start_in(slot, hostile("leave_traces", MARKER=marker))
@@ -62,7 +62,7 @@ def test_the_next_bot_in_a_slot_finds_nothing_of_the_last_one(hostile):
 
 
 def test_a_bot_cannot_kill_stop_trace_or_read_its_zygote(hostile):
-    slots = pool(runtime(), Limits())
+    slots = pool(runtime())
     with slots.lease(1) as [slot]:
         zygote = slot.zygote
         stderr = start_in(slot, hostile("attack_zygote"))
@@ -80,7 +80,7 @@ def test_a_bot_cannot_kill_stop_trace_or_read_its_zygote(hostile):
 def test_a_sandbox_that_died_is_replaced_at_the_next_start(hostile, game):
     import engine
 
-    slots = pool(runtime(), Limits())
+    slots = pool(runtime())
     with slots.lease(1) as [slot]:
         dead = slot.zygote
         os.kill(dead, signal.SIGKILL)
@@ -128,14 +128,13 @@ def test_closing_the_pools_ends_every_sandbox_process(game):
     run_match(game, [f"{game}/random"] * players, seed=10)
     before = pool_pids()
     assert before
-    tmp = tempfile.gettempdir()
-    roots = [p for p in os.listdir(tmp) if p.startswith("tradewinds-slots-")]
+    roots = [found.root for found in _pools.values()]
+    assert roots and all(root.exists() for root in roots)
     close_pools()
     assert pool_pids() == set()
     assert not any(alive(pid) for pid in before)
     assert sandbox_processes() == []
-    after = [p for p in os.listdir(tmp) if p.startswith("tradewinds-slots-")]
-    assert len(after) < len(roots)
+    assert not any(root.exists() for root in roots)
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs or more")
@@ -152,7 +151,7 @@ def test_a_match_and_its_bots_share_one_cpu(hostile, game):
 
 
 def test_a_sandbox_that_dies_under_a_running_bot_is_marked_broken_and_replaced(hostile):
-    slots = pool(runtime(), Limits())
+    slots = pool(runtime())
     with slots.lease(1) as [slot]:
         slot.stage(resolve(hostile("look_around")))
         bot = slot.spawn(Limits())

@@ -15,6 +15,13 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def private_locks(tmp_path, monkeypatch):
+    """Claims in a folder of this test's own: a live ladder on the machine holds the real ones."""
+    monkeypatch.setenv("TRADEWINDS_LOCK_DIR", str(tmp_path / "locks"))
+    return tmp_path / "locks"
+
+
 def test_a_match_is_pinned_to_one_allowed_cpu_and_unpinned_after():
     allowed = os.sched_getaffinity(0)
     with one_cpu() as cpu:
@@ -45,7 +52,7 @@ def test_two_matches_at_once_claim_different_cpus():
 
 def free_for_others(cpu: int) -> bool:
     """Whether another process could claim `cpu` now (its own open of the lock file)."""
-    fd = os.open(os.path.join(cpus._LOCK_DIR, f"cpu{cpu}.lock"), os.O_RDWR)
+    fd = os.open(cpus._claims.path(cpu), os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -59,3 +66,28 @@ def test_the_claim_holds_during_the_match_and_is_released_after():
     with one_cpu() as cpu:
         assert not free_for_others(cpu)
     assert free_for_others(cpu)
+
+
+def test_claims_live_in_the_lock_folder_given(private_locks):
+    with one_cpu() as cpu:
+        assert (private_locks / f"cpu{cpu}.lock").exists()
+
+
+def test_a_number_is_held_by_one_claimer_at_a_time_and_freed_by_release():
+    from workers.claims import Claims
+
+    mine = Claims("uid")
+    assert mine.claim(range(3)) == 0
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the forked child
+        try:
+            os.write(write, str(Claims("uid").claim(range(3))).encode())
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    assert int(os.read(read, 64)) == 1  # 0 is ours: another process gets the next
+    mine.release(0)
+    assert Claims("uid").claim(range(3)) == 0
+    os.close(read)
+    os.close(write)

@@ -14,10 +14,11 @@ import pytest
 import engine
 from ladder.play import Plan, json_line, save_replay, tally
 from workers import protocol, sandbox
+from workers.bot_process import BotFault
 from workers.fallback import Fallback
 from workers.limits import Limits
 from workers.match import fault_ranks, run_match
-from workers.sandbox import BotFault, SandboxUnavailable
+from workers.sandbox import SandboxUnavailable
 from workers.staging import BotSource, extract_zip, house_bots, install_sdk, resolve, stage
 
 
@@ -73,13 +74,14 @@ def test_limits_told_to_the_bot_are_the_three_wire_ones():
 )
 def test_replies_that_are_not_actions_are_invalid(raw, reason):
     with pytest.raises(BotFault) as fault:
-        protocol.action(raw)
+        protocol.action(raw, [{"x": 1}])
     assert fault.value.status == "invalid"
     assert reason in fault.value.reason
 
 
 def test_protocol_lines_round_trip():
-    assert protocol.action(b'{"type":"action","action":{"x":1}}') == {"x": 1}
+    legal = [{"x": 1}]
+    assert protocol.action(b'{"type":"action","action":{"x":1}}', legal) is legal[0]
     protocol.ready(b'{"type":"ready"}')
     with pytest.raises(BotFault):
         protocol.ready(b'{"type":"action"}')
@@ -268,13 +270,14 @@ def test_a_shared_house_bot_serves_every_game_and_a_games_own_comes_first():
 
 
 def test_a_sandbox_that_cannot_start_is_an_infrastructure_error_with_its_reason(monkeypatch):
+    from workers import pool as pools
     from workers import slots
 
     complain = "import sys; sys.stderr.write('no namespaces here'); sys.exit(1)"
     failing = [sys.executable, "-c", complain]
     monkeypatch.setattr(slots, "bare_command", lambda *args: failing)
     rt = sandbox.Runtime(sys.executable, None, False)
-    pool = slots.SlotPool(rt, 8)
+    pool = pools.SlotPool(rt)
     try:
         with (
             pytest.raises(SandboxUnavailable, match="did not start: no namespaces here"),
@@ -291,7 +294,7 @@ def test_sandbox_folders_go_where_other_uids_can_reach_them():
     import shutil
     import tempfile
 
-    from workers.slots import reachable_temp_dir
+    from workers.pool import reachable_temp_dir
 
     top = Path(tempfile.mkdtemp(dir="/tmp"))
     try:
@@ -307,14 +310,15 @@ def test_sandbox_folders_go_where_other_uids_can_reach_them():
 
 
 def test_folders_of_dead_pools_are_swept_and_live_ones_kept(tmp_path):
-    from workers.slots import ROOT_PREFIX, remove_stale_roots
+    from workers.pool import OWNER_FILE, ROOT_PREFIX, remove_stale_roots
 
     dead = next(p for p in range(4_000_000, 4_100_000) if not Path(f"/proc/{p}").exists())
-    stale = tmp_path / f"{ROOT_PREFIX}{dead}-abc"
-    live = tmp_path / f"{ROOT_PREFIX}{os.getpid()}-def"
+    stale = tmp_path / f"{ROOT_PREFIX}abc"
+    live = tmp_path / f"{ROOT_PREFIX}def"
     other = tmp_path / "unrelated-123-x"
-    for folder in (stale, live, other):
+    for folder, owner in ((stale, dead), (live, os.getpid()), (other, dead)):
         (folder / "sdk").mkdir(parents=True)
+        (folder / OWNER_FILE).write_text(str(owner))
     remove_stale_roots(str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
 
@@ -346,3 +350,40 @@ def test_the_zygote_answers_a_bad_request_with_an_error_and_serves_on(tmp_path):
             os.close(read)
             os.close(write)
     assert zygote.wait(timeout=10) == 0  # the runner hung up: the zygote ends
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "reason"),
+    [
+        (b'{"type":"action","action":{"n":41.0}}', "illegal", "types"),
+        (b'{"type":"action","action":{"n":true}}', "illegal", "not a legal action"),
+        (b'{"type":"action","action":{"n":"41"}}', "illegal", "not a legal action"),
+        (b'{"type":"action","action":{"n":41,"x":1}}', "illegal", "not a legal action"),
+        (b'{"type":"action","action":{"a":' + b"[" * 5000 + b"]" * 5000 + b"}}", "invalid",
+         "nested deeper"),
+        (b'{"type":"action","action":{"a":' + b"[" * 40 + b"]" * 40 + b"}}", "invalid", "nested"),
+        (b"[" * 100_000, "invalid", "nested deeper"),
+    ],
+)  # fmt: skip
+def test_a_reply_is_legal_only_as_json_writes_a_legal_action(raw, status, reason):
+    with pytest.raises(BotFault) as fault:
+        protocol.action(raw, [{"n": 1}, {"n": 41}])
+    assert (fault.value.status, reason in fault.value.reason) == (status, True)
+
+
+def test_the_legal_dict_itself_is_returned_and_brackets_inside_strings_do_not_count():
+    legal = [{"say": "[[[[" * 50}]
+    raw = json.dumps({"type": "action", "action": {"say": "[[[[" * 50}}).encode()
+    assert protocol.action(raw, legal) is legal[0]
+    assert protocol.depth(b'{"a":[[1]],"b":"]]]]"}') == 0
+    assert protocol.depth(b'{"a":' + b"[" * 40 + b"]" * 40 + b',"b":"[[[["}') == 41
+
+
+def test_any_failure_to_decode_a_reply_is_the_bots_fault(monkeypatch):
+    def explode(raw):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(protocol.json, "loads", explode)
+    with pytest.raises(BotFault) as fault:
+        protocol.ready(b'{"type":"ready"}')
+    assert fault.value.status == "invalid"
