@@ -4,7 +4,6 @@ Every process a bot starts stays in its sandbox's group whatever it does
 (setsid, double forks, re-forking): bots cannot write cgroup files (there is
 no /sys in the sandbox). So the group is the one true list of a bot's
 processes, and the kernel caps them as one:
-- cpuset: the one CPU of the match (a bot cannot compute on another);
 - pids: processes and threads;
 - memory, kernel memory included: memfds, SysV shm, /tmp inodes and page
   tables count, which RLIMIT_AS never saw;
@@ -14,6 +13,10 @@ Pausing a bot stops every member of its group with SIGSTOP (see
 `workers.bot_process`). The freezer would do the same, but on cgroup v1 here
 one freeze or thaw costs about 80 µs against 2 µs for a signal, and a
 decision makes one of each: it would more than double the cost of a move.
+The CPU is held by affinity, not cpuset: joining a v1 cpuset costs about
+10 ms per sandbox start, while the zygote's affinity (set per match, see
+`workers.cpus`) is inherited by every bot, and the seccomp filter
+(`workers.seccomp`) refuses sched_setaffinity, so no bot can widen it.
 
 Where neither hierarchy is writable (not root, nothing delegated), `tree()`
 is None, bots are paused by process group and tree walks as before, and
@@ -35,8 +38,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-V1_CONTROLLERS = ("cpuset", "memory", "pids", "cpuacct")
-V2_CONTROLLERS = ("cpuset", "memory", "pids")
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+V2_CONTROLLERS = ("memory", "pids")
 BASE_NAME = "tradewinds"
 # The sandbox's own processes (bwrap, the zygote) besides the bot's budget.
 SANDBOX_PIDS = 4
@@ -77,7 +80,6 @@ class Group:
         self._count = os.open(dirs["pids"] / "pids.current", os.O_RDONLY)
         usage = dirs["cpuacct"] / ("cpuacct.usage" if version == 1 else "cpu.stat")
         self._usage = os.open(usage, os.O_RDONLY)
-        self._cpus: str | None = None
 
     @property
     def procs_files(self) -> list[str]:
@@ -108,13 +110,6 @@ class Group:
             with contextlib.suppress(OSError):
                 _write(memory / "memory.swap.max", "0")
         _write(self.dirs["pids"] / "pids.max", str(pids))
-
-    def use_cpus(self, cpus: set[int]) -> None:
-        """Let the group's processes run on `cpus` only (written when it changes)."""
-        value = ",".join(str(cpu) for cpu in sorted(cpus))
-        if value != self._cpus:
-            _write(self.dirs["cpuset"] / "cpuset.cpus", value)
-            self._cpus = value
 
     def cpu_ns(self) -> int:
         """CPU time the group's processes have used, in nanoseconds."""
@@ -182,8 +177,6 @@ class Tree:
             if folder.exists():
                 _discard(self.version, folder)
             folder.mkdir()
-        if self.version == 1:
-            _inherit_cpuset(dirs["cpuset"])
         return Group(self.version, dirs)
 
     def sweep(self, alive: Callable[[int], bool]) -> None:
@@ -210,12 +203,6 @@ def _discard(version: int, folder: Path) -> None:
             time.sleep(0.01)
     with contextlib.suppress(OSError):
         folder.rmdir()
-
-
-def _inherit_cpuset(folder: Path) -> None:
-    """A v1 cpuset starts with no CPUs and no memory nodes: take the parent's."""
-    for name in ("cpuset.mems", "cpuset.cpus"):
-        _write(folder / name, _read(folder.parent / name))
 
 
 def _mounts() -> tuple[dict[str, Path], Path | None]:
@@ -256,8 +243,6 @@ def _v1_tree() -> Tree | None:
     for controller in V1_CONTROLLERS:
         base = mounts[controller] / own.get(controller, "/").lstrip("/") / BASE_NAME
         base.mkdir(exist_ok=True)
-        if controller == "cpuset":
-            _inherit_cpuset(base)
         bases[controller] = base
     return Tree(1, bases)
 

@@ -240,10 +240,9 @@ class Slot:
 
     def _confine(self, limits: Limits, cpu: int | None) -> None:
         """The match's CPU (bots inherit the zygote's), and the group's caps for `limits`."""
+        pin(self.zygote, cpu)
         if self.group is None:
-            pin(self.zygote, cpu)
             return
-        self.group.use_cpus({cpu} if cpu is not None else os.sched_getaffinity(0))
         caps = (
             (limits.memory_mb << 20) + cgroups.SANDBOX_MEMORY,
             limits.processes + cgroups.SANDBOX_PIDS,
