@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -148,6 +149,8 @@ class BotVersion(Base):
     validation_log: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     validated_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # Validations started (a worker claimed it); bounded by MAX_ATTEMPTS.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     bot: Mapped[Bot] = relationship(back_populates="versions")
     rating: Mapped[Rating | None] = relationship(back_populates="version")
@@ -224,6 +227,10 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
     replay_path: Mapped[str | None] = mapped_column(String(500))  # relative to REPLAY_DIR
     engine_version: Mapped[str | None] = mapped_column(String(40))
+    # Times a worker started it; past MAX_ATTEMPTS the match fails instead of going back.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # Why a ranked match moved no rating: it failed, or its outcome was void.
+    unrated_reason: Mapped[str | None] = mapped_column(Text)
 
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan"

@@ -87,6 +87,10 @@ def from_env(env: dict | None = None) -> dict:
         "LEASE_S": _int(env, "LEASE_S", 30),
         # Queued work older than this is sent to the queue again (a lost message).
         "REQUEUE_AFTER_S": _int(env, "REQUEUE_AFTER_S", 600),
+        # Times a match or a validation is started before it ends `failed` with the
+        # last reason (unrated, its bots free again): a worker that dies mid-match,
+        # an infrastructure error or a time-out each use one.
+        "MAX_ATTEMPTS": _int(env, "MAX_ATTEMPTS", 3),
         # Hard limit on one task; a match that takes longer is failed, unrated.
         "TASK_TIME_LIMIT_S": _int(env, "TASK_TIME_LIMIT_S", 1800),
         # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".

@@ -1,31 +1,33 @@
 """Celery tasks: thin, like views. Each takes an id, calls a service, and stores.
 
 Retries (with backoff) are for infrastructure only: the database, Redis, the
-sandbox or the disk failing. A bot's fault is a recorded result, never a retry.
+sandbox or the disk failing, and the service counts them against
+MAX_ATTEMPTS. Anything else ends the work `failed` in the service, with no
+retry. A bot's fault is a recorded result, never a retry.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 
-import redis
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
 from flask import current_app
-from sqlalchemy.exc import OperationalError
 
 from ladder.extensions import db
 from ladder.leases import Leases
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import work
-from workers import SandboxUnavailable, close_pools
+from ladder.services.errors import Conflict
+from ladder.services.work import INFRASTRUCTURE
+from workers import close_pools
 
 log = logging.getLogger(__name__)
 
-INFRASTRUCTURE = (OperationalError, redis.RedisError, SandboxUnavailable, OSError)
 RETRY = {
     "autoretry_for": INFRASTRUCTURE,
     "retry_backoff": 2,
@@ -46,10 +48,12 @@ def validate_version(version_id: int) -> str:
     with _leases().hold("validate", version_id):
         try:
             version = work.validate_version(db.session, current_app.config, version_id)
-        except SoftTimeLimitExceeded:
-            bot_service.finish_validation(
-                db.session, version_id, False, "Validation failed: the match took too long."
-            )
+        except SoftTimeLimitExceeded:  # struck outside the service's own handling
+            db.session.rollback()
+            with contextlib.suppress(Conflict):
+                bot_service.finish_validation(
+                    db.session, version_id, False, f"Validation failed: {work.TOO_LONG}."
+                )
             return "failed"
     state = version.state if version else "skipped"
     log.info("validated", extra={"version_id": version_id, "state": state})
@@ -62,8 +66,9 @@ def play_match(match_id: int) -> str:
     with _leases().hold("match", match_id):
         try:
             match = work.play_match(db.session, current_app.config, match_id)
-        except SoftTimeLimitExceeded:
-            match_service.fail_match(db.session, match_id, "the match took too long")
+        except SoftTimeLimitExceeded:  # struck outside the service's own handling
+            db.session.rollback()
+            match_service.fail_match(db.session, match_id, work.TOO_LONG)
             return "failed"
     state = match.state if match else "skipped"
     log.info("match played", extra={"match_id": match_id, "state": state})

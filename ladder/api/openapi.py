@@ -136,6 +136,9 @@ SCHEMAS = {
             "players": {"type": "integer"},
             "ranked": {"type": "boolean"},
             "state": {"type": "string", "enum": list(MATCH_STATES)},
+            "unrated_reason": _nullable(
+                "string", description="why the match moved no rating: it failed, or was void"
+            ),
             "created_at": {"type": "string", "format": "date-time"},
             "started_at": TIME,
             "finished_at": TIME,

@@ -120,12 +120,20 @@ def upload_version(
 
 
 def start_validation(session: Session, version_id: int) -> BotVersion:
-    """Mark a pending version as being validated (called by the worker)."""
+    """Mark a pending version as being validated and count the attempt (called by the worker).
+
+    A compare-and-set, so that of two workers handed the same version one wins.
+    """
     version = get_version(session, version_id)
-    if version.state != "pending":
-        raise Conflict(f"version {version_id} is {version.state}, not pending")
-    version.state = "validating"
+    claimed = session.execute(
+        update(BotVersion)
+        .where(BotVersion.id == version_id, BotVersion.state == "pending")
+        .values(state="validating", attempts=BotVersion.attempts + 1)
+    ).rowcount
     session.commit()
+    session.refresh(version)
+    if not claimed:
+        raise Conflict(f"version {version_id} is {version.state}, not pending")
     return version
 
 

@@ -31,6 +31,7 @@ from ladder.services.bots import check_game, get_version, valid_id
 from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError
 
 MAX_SEED = 2**31 - 1
+REASON_CHARS = 2000
 
 
 def get_match(session: Session, match_id: int) -> Match:
@@ -157,26 +158,24 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
 
 
 def start_match(session: Session, match_id: int) -> bool:
-    """Mark a queued match as running; False if another worker has it already."""
+    """Mark a queued match as running and count the attempt; False if another worker has it."""
     claimed = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.state == "queued")
-        .values(state="running", started_at=utcnow())
+        .values(state="running", started_at=utcnow(), attempts=Match.attempts + 1)
     ).rowcount
     session.commit()
     return bool(claimed)
 
 
 def fail_match(session: Session, match_id: int, reason: str) -> bool:
-    """Give up on a match that could not be played (not a bot's fault); unrated."""
+    """Give up on a match that could not be played (not a bot's fault): unrated, and
+    no longer in flight, so the scheduler seats its bots again."""
     failed = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.state.in_(("queued", "running")))
-        .values(state="failed", finished_at=utcnow())
+        .values(state="failed", finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS])
     ).rowcount
-    if failed:
-        for seat in get_match(session, match_id).seats:
-            seat.error = reason[:2000]
     session.commit()
     return bool(failed)
 

@@ -240,6 +240,7 @@ def match_summary(match: Match, seats: list[dict]) -> dict:
         "players": match.players,
         "ranked": match.ranked,
         "state": match.state,
+        "unrated_reason": match.unrated_reason,
         "created_at": iso(match.created_at),
         "started_at": iso(match.started_at),
         "finished_at": iso(match.finished_at),

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
-from ladder.models import Bot, BotVersion, Match, MatchSeat, utcnow
+from ladder.models import Bot, BotVersion, Match, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def failures_since(session: Session, since: datetime) -> dict:
         .where(BotVersion.state == "failed", BotVersion.validated_at >= since)
         .order_by(BotVersion.validated_at.desc(), BotVersion.id.desc())
     ).all()
-    recent = [_match_failure(session, m) for m in failed_matches[:RECENT_FAILURES]]
+    recent = [_match_failure(m) for m in failed_matches[:RECENT_FAILURES]]
     recent += [
         {
             "kind": "validation",
@@ -133,27 +133,20 @@ def failures_since(session: Session, since: datetime) -> dict:
     }
 
 
-def _match_failure(session: Session, match: Match) -> dict:
-    # `fail_match` writes the same reason on every seat; the first one will do.
-    reason = session.scalar(
-        select(MatchSeat.error)
-        .where(MatchSeat.match_id == match.id, MatchSeat.error.is_not(None))
-        .order_by(MatchSeat.seat)
-        .limit(1)
-    )
+def _match_failure(match: Match) -> dict:
     return {
         "kind": "match",
         "id": match.id,
         "game": match.game,
         "at": _iso(match.finished_at),
-        "reason": _clip(reason or "no reason recorded"),
+        "reason": _clip(match.unrated_reason or "no reason recorded"),
     }
 
 
 def _validation_reason(text: str) -> str:
     """The telling line of a validation log: the fault, else the bot's status, else the last."""
     lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    for prefix in ("Fault:", "Your bot:"):
+    for prefix in ("Fault:", "Your bot:", "Validation failed:"):
         found = [line for line in lines if line.startswith(prefix)]
         if found:
             return _clip(found[-1])

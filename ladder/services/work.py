@@ -2,8 +2,11 @@
 
 Plain functions of (session, config, id); the Celery tasks in `ladder.tasks`
 only call them. A bot's misbehaviour is a result (a status and a log), never
-an exception; what raises here is infrastructure (database, sandbox, disk),
-and the task retries those after putting the work back where it was.
+an exception. What raises here either is infrastructure (database, Redis,
+sandbox, disk: the work goes back where it was and the task retries) or is a
+bug (the work fails at once with the reason: another try would fail again).
+Each start counts as an attempt, and work that used MAX_ATTEMPTS fails
+instead of going back, so nothing is handed out forever.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ import random
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 
+import redis
+from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import engine
@@ -24,6 +30,7 @@ from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import storage
 from ladder.services.errors import Conflict
+from workers import SandboxUnavailable
 from workers.limits import Limits
 from workers.match import run_job
 from workers.staging import house_file
@@ -31,10 +38,28 @@ from workers.staging import house_file
 log = logging.getLogger(__name__)
 
 IN_FLIGHT = ("queued", "running")
+# Failures of what runs the work, not of the work itself: worth another attempt.
+INFRASTRUCTURE = (OperationalError, redis.RedisError, SandboxUnavailable, OSError)
+REASON_CHARS = 300
+TOO_LONG = "the match took too long"
+WORKER_LOST = "its worker stopped before the end (lease lapsed)"
 
 
 def limits(config: Mapping) -> Limits:
     return Limits.from_dict(config.get("BOT_LIMITS") or {})
+
+
+def max_attempts(config: Mapping) -> int:
+    return max(1, int(config.get("MAX_ATTEMPTS", 3)))
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as one short line for a log a person reads."""
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return TOO_LONG
+    text = " ".join(str(exc).split())
+    line = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return line if len(line) <= REASON_CHARS else line[: REASON_CHARS - 1] + "…"
 
 
 # -- validation ---------------------------------------------------------------------
@@ -73,6 +98,15 @@ def validation_log(outcome: dict) -> tuple[bool, str]:
     return status == "ok", "\n".join(lines)
 
 
+def not_run_log(reason: str) -> str:
+    """The log of a validation the ladder could not run (its fault, as far as it knows)."""
+    return (
+        f"Validation failed: the validation match could not be run ({reason}).\n"
+        "This is most likely a fault of the ladder, not of your bot;"
+        " upload the same file again to retry."
+    )
+
+
 def validate_version(session: Session, config: Mapping, version_id: int) -> BotVersion | None:
     """Play the validation match and store the verdict; None if another worker has it."""
     try:
@@ -81,56 +115,122 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
         return None  # validated already, or being validated by another worker
     try:
         outcome = run_job(validation_job(version, config), limits(config), _unsafe(config))
+        ok, text = validation_log(outcome)
     except ValueError as exc:  # the stored file cannot be staged: the upload's fault
-        return bot_service.finish_validation(
-            session, version_id, False, f"Validation failed: {exc}"
-        )
-    except BaseException:
-        release_version(session, version_id)
+        return _fail_validation(session, version_id, f"Validation failed: {exc}")
+    except SoftTimeLimitExceeded:
+        return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
+    except INFRASTRUCTURE as exc:
+        if release_version(session, config, version_id, describe(exc)) == "failed":
+            return session.get(BotVersion, version_id)
         raise
-    ok, text = validation_log(outcome)
+    except Exception as exc:  # a bug: running it again would fail the same way
+        log.exception("validation could not be run", extra={"version_id": version_id})
+        return _fail_validation(session, version_id, not_run_log(describe(exc)))
+    except BaseException:  # the worker is stopping: the attempt counts all the same
+        release_version(session, config, version_id, "its worker was stopped")
+        raise
     return bot_service.finish_validation(session, version_id, ok, text)
 
 
-def release_version(session: Session, version_id: int) -> bool:
-    """Put a version being validated back to pending (its worker gave up or died)."""
+def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion | None:
+    session.rollback()
+    try:
+        return bot_service.finish_validation(session, version_id, False, text)
+    except Conflict:
+        return None  # finished meanwhile (its lease lapsed and another worker took it)
+
+
+def release_version(session: Session, config: Mapping, version_id: int, reason: str) -> str | None:
+    """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
+
+    Returns its new state ("pending" or "failed"), None if it was not being validated.
+    """
     session.rollback()
     done = session.execute(
         update(BotVersion)
-        .where(BotVersion.id == version_id, BotVersion.state == "validating")
+        .where(
+            BotVersion.id == version_id,
+            BotVersion.state == "validating",
+            BotVersion.attempts < max_attempts(config),
+        )
         .values(state="pending")
     ).rowcount
     session.commit()
-    return bool(done)
+    if done:
+        return "pending"
+    row = session.execute(
+        select(BotVersion.state, BotVersion.attempts).where(BotVersion.id == version_id)
+    ).one_or_none()
+    if row is None or row.state != "validating":
+        return None
+    text = not_run_log(f"{_tries(row.attempts)}; the last: {reason}")
+    log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})
+    return "failed" if _fail_validation(session, version_id, text) else None
+
+
+def _tries(attempts: int) -> str:
+    return f"{attempts} attempt{'s' if attempts != 1 else ''} failed"
 
 
 # -- matches ------------------------------------------------------------------------
 def play_match(session: Session, config: Mapping, match_id: int) -> Match | None:
-    """Play a queued match and record it; None if it is not queued (taken or done)."""
+    """Play a queued match and record it; None if it is not queued (taken or done) or failed."""
     if not match_service.start_match(session, match_id):
         return None
-    job = match_service.match_job(session, config, match_id)
     try:
+        job = match_service.match_job(session, config, match_id)
         outcome = run_job(job, limits(config), _unsafe(config))
-    except ValueError as exc:  # a stored file that cannot be staged: not worth a retry
-        match_service.fail_match(session, match_id, f"could not be played: {exc}")
-        return None
-    except BaseException:
-        release_match(session, match_id)
+        return match_service.record_match(session, config, match_id, outcome)
+    except SoftTimeLimitExceeded:
+        return _fail_match(session, match_id, TOO_LONG)
+    except INFRASTRUCTURE as exc:
+        if release_match(session, config, match_id, describe(exc)) == "failed":
+            return None
         raise
-    return match_service.record_match(session, config, match_id, outcome)
+    except ValueError as exc:  # a stored file that cannot be staged, or a bad outcome
+        return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
+    except Exception as exc:  # a bug: playing it again would fail the same way
+        log.exception("match could not be played", extra={"match_id": match_id})
+        return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
+    except BaseException:  # the worker is stopping: the attempt counts all the same
+        release_match(session, config, match_id, "its worker was stopped")
+        raise
 
 
-def release_match(session: Session, match_id: int) -> bool:
-    """Put a running match back in the queue (its worker gave up or died)."""
+def _fail_match(session: Session, match_id: int, reason: str) -> None:
+    session.rollback()
+    match_service.fail_match(session, match_id, reason)
+
+
+def release_match(session: Session, config: Mapping, match_id: int, reason: str) -> str | None:
+    """Put a running match back in the queue, or fail it (unrated) after MAX_ATTEMPTS.
+
+    Returns its new state ("queued" or "failed"), None if it was not running.
+    """
     session.rollback()
     done = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.state == "running")
+        .where(
+            Match.id == match_id,
+            Match.state == "running",
+            Match.attempts < max_attempts(config),
+        )
         .values(state="queued", started_at=None)
     ).rowcount
     session.commit()
-    return bool(done)
+    if done:
+        return "queued"
+    row = session.execute(
+        select(Match.state, Match.attempts).where(Match.id == match_id)
+    ).one_or_none()
+    if row is None or row.state != "running":
+        return None
+    log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
+    failed = match_service.fail_match(
+        session, match_id, f"{_tries(row.attempts)}; the last: {reason}"
+    )
+    return "failed" if failed else None
 
 
 def _unsafe(config: Mapping) -> bool:
@@ -184,9 +284,10 @@ def requeue_stale(
     """Hand out again work whose worker died (no lease) or whose message was lost.
 
     `leased(kind, id)` tells whether a live worker holds that work. A running
-    match or validating version without a lease goes back to the queue; work
-    queued for longer than REQUEUE_AFTER_S is announced again. Playing and
-    recording are idempotent, so a spare announcement costs only a no-op.
+    match or validating version without a lease goes back to the queue, or
+    fails if that was its last attempt; work queued for longer than
+    REQUEUE_AFTER_S is announced again. Playing and recording are idempotent,
+    so a spare announcement costs only a no-op.
     """
     now = utcnow()
     grace = now - timedelta(seconds=int(config.get("LEASE_S", 30)))
@@ -194,16 +295,22 @@ def requeue_stale(
     again: dict[str, list[int]] = {"match": [], "validate": []}
     for match_id in session.scalars(
         select(Match.id).where(Match.state == "running", Match.started_at < grace)
-    ):
-        if not leased("match", match_id) and release_match(session, match_id):
+    ).all():
+        released = not leased("match", match_id) and release_match(
+            session, config, match_id, WORKER_LOST
+        )
+        if released == "queued":
             again["match"].append(match_id)
     again["match"] += session.scalars(
         select(Match.id).where(Match.state == "queued", Match.created_at < old)
     ).all()
     for version_id in session.scalars(
         select(BotVersion.id).where(BotVersion.state == "validating", BotVersion.created_at < grace)
-    ):
-        if not leased("validate", version_id) and release_version(session, version_id):
+    ).all():
+        released = not leased("validate", version_id) and release_version(
+            session, config, version_id, WORKER_LOST
+        )
+        if released == "pending":
             again["validate"].append(version_id)
     again["validate"] += session.scalars(
         select(BotVersion.id).where(BotVersion.state == "pending", BotVersion.created_at < old)

@@ -132,8 +132,8 @@ def test_a_validation_whose_worker_died_is_pending_again(session, config, alice)
 def test_release_puts_only_running_work_back(session, config):
     versions = three_owners(session, config)
     match_id = running_match(session, config, versions, started_ago_s=0)
-    assert work.release_match(session, match_id)
-    assert not work.release_match(session, match_id)  # queued already: nothing to do
+    assert work.release_match(session, config, match_id, "test") == "queued"
+    assert work.release_match(session, config, match_id, "test") is None  # queued: nothing to do
 
 
 def outcome(status="ok", error=None, stderr=""):
@@ -229,8 +229,13 @@ def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config
     corrupt_stored_file(config, broken)
     config["UNSAFE_NO_SANDBOX"] = True
     assert work.play_match(session, config, match.id) is None
+    session.expire_all()
     failed = session.get(Match, match.id)
     assert failed.state == "failed"
-    assert all("could not be played" in seat.error for seat in failed.seats)
+    assert (
+        "could not be played" in failed.unrated_reason
+        and "not a valid zip" in failed.unrated_reason
+    )
+    assert failed.attempts == 1
     assert all(session.get(Rating, v.id).games == 0 for v in (broken, other))
     assert work.play_match(session, config, match.id) is None  # a failed match is not replayed
