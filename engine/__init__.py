@@ -42,7 +42,7 @@ def replay(record: dict) -> State:
     """
     game = get_game(record["game"])
     version = record.get("engine_version")
-    if version is not None and version != game.version:
+    if version is not None and version != game.version and version not in game.replays:
         raise ValueError(f"record is for {record['game']} engine {version}, not {game.version}")
     state = game.new_game(record["players"], seed=record["seed"], options=record.get("options"))
     for i, (seat, action) in enumerate(record["actions"]):

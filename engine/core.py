@@ -241,6 +241,9 @@ class Game:
     version: str
     factory: Callable[[int, int, dict], State]
     option_defaults: dict
+    # Older engine versions whose records this one replays move for move (a change
+    # that no recorded game could have reached, like a new round limit).
+    replays: tuple[str, ...] = ()
 
     def new_game(self, num_players: int, seed: int = 0, options: dict | None = None) -> State:
         """Start a game; rejects a bad player count or an unknown option."""

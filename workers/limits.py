@@ -12,6 +12,9 @@ class Limits:
     move_ms: int = 1000  # wall clock a move may take before it draws on the bank
     bank_ms: int = 10_000  # extra wall clock for the whole match, spent by slow moves
     init_ms: int = 5000  # wall clock from launch to the `ready` reply
+    # Wall clock a bot may think in the whole match, all moves together: a bot that
+    # sleeps just under move_ms on every move would otherwise hold a match for hours.
+    match_ms: int = 180_000
     memory_mb: int = 512  # address space per process
     cpu_s: int = 60  # CPU seconds per process for the whole match
     processes: int = 16  # processes and threads the sandbox user may have

@@ -41,6 +41,7 @@ class _Seat:
         self.status = "ok"
         self.error: str | None = None
         self.bank_ms = 0.0
+        self.used_ms = 0.0  # thinking time spent in the match so far
         self.stderr = ""
 
     def fault(self, exc: BotFault) -> None:
@@ -160,14 +161,18 @@ def _play(state, seats, limits, fallback) -> tuple[list, list]:
 def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
     """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault."""
     bot = seat.bot
-    allowed = limits.move_ms + seat.bank_ms
+    left = limits.match_ms - seat.used_ms
+    allowed = min(limits.move_ms + seat.bank_ms, left)
     message = protocol.act(view, legal, int(allowed))
     try:
         raw, elapsed = bot.ask(message, allowed / 1000)
     except BotFault as exc:
-        if exc.status == "timeout":
+        if exc.status == "timeout" and allowed == left:
+            exc = BotFault("timeout", f"used its {limits.match_ms} ms of thinking for the match")
+        elif exc.status == "timeout":
             exc = BotFault("timeout", f"no move within {allowed:.0f} ms (move time + bank)")
         raise exc from None
+    seat.used_ms += elapsed
     # Time over the move limit is drawn from the bank; an empty bank is a timeout.
     seat.bank_ms -= max(0.0, elapsed - limits.move_ms)
     if seat.bank_ms < 0:

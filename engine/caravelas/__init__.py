@@ -12,6 +12,7 @@ GAME = Game(
     version=CaravelasState.engine_version,
     factory=CaravelasState,
     option_defaults={},
+    replays=("caravelas-1",),  # caravelas-2 only added the round limit
 )
 
 __all__ = ["GAME", "CaravelasState"]

@@ -316,3 +316,7 @@ DIE_FACES: tuple[int, ...] = (0, 0, 0, 0, 1, 1)
 
 BLACK_DISCS = 6
 END_SCORE = 100
+# The printed game has no last round: fleets that never score would sail for ever.
+# A ladder match must end, so the game ends after this round (house data, far past
+# any real game: random play ends by round 240 at the latest in 60 seeded games).
+MAX_ROUNDS = 400

@@ -33,7 +33,7 @@ class CaravelasState(State):
     """One game of Caravelas for 2-4 players."""
 
     game_name = "caravelas"
-    engine_version = "caravelas-1"
+    engine_version = "caravelas-2"
     private_view_keys = ("movement", "discovery_cards", "drawn")
 
     def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
@@ -281,6 +281,9 @@ class CaravelasState(State):
         self.emit("end_turn", seat=seat)
         if seat == self.num_players - 1:
             # Rule 11: the game ends once the player right of the first has played.
+            if not self.end_triggered and self.round >= board.MAX_ROUNDS:
+                self.end_triggered = True  # house limit: a game must end (RULES.md)
+                self.emit("end_triggered", seat=seat, reason="round_limit")
             if self.end_triggered:
                 self.phase = OVER
                 self.emit("game_over", scores=self.final_scores())

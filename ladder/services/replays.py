@@ -117,7 +117,7 @@ def load(record: Any, *, game: str | None = None) -> Replay:
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
     version = record.get("engine_version")
-    if version is not None and version != spec.version:
+    if version is not None and version != spec.version and version not in spec.replays:
         raise ReplayError(
             f"the replay was made by engine {version!r}; this site runs {spec.version!r}"
         )

@@ -186,3 +186,22 @@ def test_run_job_plays_a_ladder_job_in_seat_order(game):
     assert out["statuses"] == ["ok"] * players
     with pytest.raises(ValueError, match="job seats"):
         run_job({"game": game, "seed": 4, "seats": seats[:-1]})  # seat 0 missing
+
+
+def test_a_bot_that_sleeps_through_every_move_runs_out_of_match_time(game, tmp_path):
+    """Each move under move_ms, yet the match is bounded: the seat's total is capped."""
+    import engine
+
+    slow = tmp_path / "bot.py"
+    slow.write_text(
+        "import time\ndef act(view, legal):\n    time.sleep(0.05)\n    return legal[0]\n"
+    )
+    players = engine.get_game(game).min_players
+    limits = Limits(move_ms=200, bank_ms=200, match_ms=300)
+    out = run_match(game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=limits)
+    assert out["statuses"][0] == "timeout"
+    assert "300 ms of thinking for the match" in out["errors"][0]
+    mine = [ms for (seat, _), ms in zip(out["replay"]["actions"], out["replay"]["decision_ms"],
+                                        strict=True) if seat == 0 and ms is not None]  # fmt: skip
+    assert sum(mine) <= 300 + 50
+    assert out["statuses"][1:] == ["ok"] * (players - 1)

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+import engine
 from engine import IllegalAction
 from engine.caravelas import board
 from engine.caravelas.routes import DESTINATIONS
@@ -554,3 +555,25 @@ def test_random_play_conserves_cards_and_cubes(n):
         assert all(not all(sunk) for sunk in state.sunk)
         state.apply(chooser.choice(state.legal_actions()))
     assert max(state.score) >= 100 or state.jeronimos == state.jeronimos_size
+
+
+def test_ruling_12_a_game_that_never_scores_ends_after_round_400():
+    """Two fleets that always play their first move would sail for ever (ruling 12)."""
+    state = CaravelasState(2, seed=0)
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    assert state.round == board.MAX_ROUNDS == 400
+    ends = [e for e in state.log if e["event"] == "end_triggered"]
+    assert [e["reason"] for e in ends] == ["round_limit"]
+    assert state.result()["scores"] == state.final_scores()
+
+
+def test_records_of_the_version_before_the_round_limit_still_replay():
+    state = CaravelasState(3, seed=8)
+    chooser = random.Random(8)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    record = {**state.record(), "engine_version": "caravelas-1"}
+    assert engine.replay(record).result() == state.result()
+    with pytest.raises(ValueError, match="caravelas-0"):
+        engine.replay({**record, "engine_version": "caravelas-0"})

@@ -180,3 +180,12 @@ def test_action_text_reads_type_then_fields():
     assert replays.action_text({"type": "bid", "amount": 5}) == "bid amount=5"
     assert replays.action_text({"type": "load", "goods": ["jade"]}) == 'load goods=["jade"]'
     assert replays.action_text({"add": 2}) == "add=2"
+
+
+def test_a_record_of_an_older_engine_version_the_engine_still_replays_loads():
+    state = engine.get_game("caravelas").new_game(2, seed=4)
+    chooser = random.Random(4)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    loaded = replays.load({**state.record(), "engine_version": "caravelas-1"})
+    assert loaded.final.result() == state.result()
