@@ -317,4 +317,6 @@ def test_replay_records_cpu_time_per_move(game, hostile):
     assert len(mine) >= 5
     for wall_ms, cpu_ms in mine:
         assert cpu_ms is not None, mine
-        assert 0.5 * wall_ms <= cpu_ms <= 1.2 * wall_ms + 2, (wall_ms, cpu_ms)
+        # The bot burns 30 ms of its own CPU a move: the group saw at least that, and a
+        # single-threaded bot cannot use more CPU than wall time (however busy the host).
+        assert 30 <= cpu_ms <= 1.05 * wall_ms + 2, (wall_ms, cpu_ms)
