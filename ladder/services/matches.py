@@ -32,6 +32,8 @@ from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError
 
 MAX_SEED = 2**31 - 1
 REASON_CHARS = 2000
+VOID = "the outcome was void"
+REPLACED = "a seat's bot version was replaced or retired before the match was recorded"
 
 
 def get_match(session: Session, match_id: int) -> Match:
@@ -211,6 +213,10 @@ def check_outcome(match: Match, outcome: Mapping) -> None:
         raise ValueError("every faulted seat must rank below every ok seat")
     if not isinstance(outcome["replay"], Mapping):
         raise ValueError("the outcome's replay is not a dict")
+    if not isinstance(outcome.get("rated", True), bool):
+        raise ValueError("the outcome's 'rated' is not a bool")
+    if not isinstance(outcome.get("unrated_reason") or "", str):
+        raise ValueError("the outcome's 'unrated_reason' is not a string")
 
 
 def _number(value) -> float | None:
@@ -222,6 +228,8 @@ def _number(value) -> float | None:
 def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapping) -> Match:
     """Store a finished match: seats, replay file and (if ranked) new ratings.
 
+    An outcome with `"rated": False` (every seat faulted for one infrastructure-like
+    reason, say) is kept, with its `unrated_reason`, but moves no rating.
     Recording a match that is already finished returns it unchanged.
     """
     match = get_match(session, match_id)
@@ -257,20 +265,22 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
         seat.score = _number(outcome["scores"][i])
         seat.error = errors[i]
         seat.stderr = stderr[i]
-    if match.ranked:
-        _rate(session, config, match, now)
+    if outcome.get("rated", True) is False:
+        match.unrated_reason = (outcome.get("unrated_reason") or VOID)[:REASON_CHARS]
+    elif match.ranked:
+        match.unrated_reason = _rate(session, config, match, now)
     session.commit()
     return match
 
 
-def _rate(session: Session, config: Mapping, match: Match, now) -> None:
-    """Update the seats' ratings, locking rating rows in id order.
+def _rate(session: Session, config: Mapping, match: Match, now) -> str | None:
+    """Update the seats' ratings, locking rating rows in id order; None, or why not.
 
     A match in which a version was replaced or retired meanwhile is kept
     (results, replay) but discarded from the ladder: nobody's rating moves.
     """
     if any(seat.version.state != "active" for seat in match.seats):
-        return
+        return REPLACED
     ids = sorted(seat.version_id for seat in match.seats)
     rows = {
         r.version_id: r
@@ -310,3 +320,4 @@ def _rate(session: Session, config: Mapping, match: Match, now) -> None:
                 recorded_at=now,
             )
         )
+    return None

@@ -288,6 +288,40 @@ def test_a_match_with_a_replaced_version_is_recorded_but_not_rated(session, conf
     # The whole match is discarded from the ladder, not just the replaced seat.
     assert all(session.get(Rating, v.id).games == 0 for v in three)
     assert all(seat.mu_after is None for seat in recorded.seats)
+    assert recorded.unrated_reason == matches.REPLACED
+
+
+def test_an_outcome_marked_not_rated_is_recorded_without_rating(session, config, three):
+    match = matches.create_match(
+        session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
+    )
+    outcome = outcome_for(match, [1, 1, 1], statuses=["timeout"] * 3)
+    outcome |= {"rated": False, "unrated_reason": "every seat timed out before it was ready"}
+    matches.record_match(session, config, match.id, outcome)
+    session.expire_all()
+    recorded = session.get(Match, match.id)
+    assert recorded.state == "finished" and recorded.replay_path is not None
+    assert [s.status for s in recorded.seats] == ["timeout"] * 3
+    assert recorded.unrated_reason == "every seat timed out before it was ready"
+    assert all(session.get(Rating, v.id).games == 0 for v in three)
+    assert all(seat.mu_after is None for seat in recorded.seats)
+    assert session.scalar(select(func.count(RatingHistory.id))) == 0
+
+
+def test_an_unrated_outcome_without_a_reason_still_says_why(session, config, three):
+    match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
+    outcome = outcome_for(match, [1, 2, 3]) | {"rated": False, "unrated_reason": None}
+    matches.record_match(session, config, match.id, outcome)
+    assert session.get(Match, match.id).unrated_reason == matches.VOID
+    assert all(session.get(Rating, v.id).games == 0 for v in three)
+
+
+def test_a_rated_outcome_rates_as_before(session, config, three):
+    match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
+    outcome = outcome_for(match, [1, 2, 3]) | {"rated": True, "unrated_reason": None}
+    matches.record_match(session, config, match.id, outcome)
+    assert session.get(Match, match.id).unrated_reason is None
+    assert all(session.get(Rating, v.id).games == 1 for v in three)
 
 
 @pytest.mark.parametrize(
@@ -301,6 +335,8 @@ def test_a_match_with_a_replaced_version_is_recorded_but_not_rated(session, conf
         ({"ranks": [1, 2, 4]}, "integers from 1 to 3"),
         ({"statuses": ["timeout", "ok", "ok"], "ranks": [1, 2, 3]}, "faulted seat must rank below"),
         ({"replay": None}, "replay is not a dict"),
+        ({"rated": "no"}, "'rated' is not a bool"),
+        ({"rated": False, "unrated_reason": 7}, "'unrated_reason' is not a string"),
     ],
 )
 def test_bad_outcome_is_refused_and_match_stays_queued(session, config, three, change, message):

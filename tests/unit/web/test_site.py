@@ -274,6 +274,33 @@ def test_match_page_stderr_for_owner_only_and_replay(client, session, config, al
     assert f"#{match.id}" in listing
 
 
+def test_match_page_says_a_void_match_was_not_rated_and_why(client, session, config, alice, bob):
+    a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
+    match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    outcome = outcome_for(match, [1, 1], statuses=["timeout", "timeout"])
+    outcome |= {"rated": False, "unrated_reason": "every seat timed out before it was ready"}
+    matches.record_match(session, config, match.id, outcome)
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "<p>Not rated · state finished" in page
+    assert (
+        '<p class="warning" id="unrated-reason">Not rated:'
+        " every seat timed out before it was ready</p>" in page
+    )
+    listing = client.get("/matches?game=toyrace").get_data(as_text=True)
+    assert f'#{match.id}</a> <span class="muted">(unrated)</span>' in listing
+    detail = client.get(f"/api/v1/matches/{match.id}").get_json()
+    assert detail["unrated_reason"] == "every seat timed out before it was ready"
+
+
+def test_a_rated_match_page_has_no_unrated_note(client, session, config, alice, bob):
+    a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
+    match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "<p>Rated · state finished" in page and "unrated-reason" not in page
+    assert client.get(f"/api/v1/matches/{match.id}").get_json()["unrated_reason"] is None
+
+
 def test_queued_match_has_no_replay(client, session, config, alice, bob):
     a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
