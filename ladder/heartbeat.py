@@ -2,20 +2,38 @@
 
 The staff page lists the workers seen lately by reading these keys. Asking
 Celery instead (a broadcast ping) waits out its whole timeout on every page
-load, because nobody knows how many workers will answer.
+load, because nobody knows how many workers will answer. Each beat is a small
+JSON object: when, and how this host keeps bots apart (`workers.isolation`),
+so staff see a worker whose bots are paused by signals only.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 
 import redis
 from celery import bootsteps
 
+import workers
 from ladder.models import utcnow
 from ladder.services.status import WORKER_BEAT_S, WORKER_FORGET_S, WORKER_KEY
 
 log = logging.getLogger(__name__)
+
+
+def isolation() -> dict | None:
+    """This host's sandbox isolation, or None if probing it failed (the beat goes on)."""
+    try:
+        found = workers.isolation()
+    except Exception:
+        log.warning("probing the sandbox isolation failed", exc_info=True)
+        return None
+    return {"mode": found.get("mode"), "warning": found.get("warning")}
+
+
+def beat_value(isolation: dict | None) -> str:
+    return json.dumps({"at": utcnow().isoformat(), "isolation": isolation})
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
@@ -28,6 +46,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         self.client: redis.Redis | None = None
         self.timer_entry = None
         self.name = ""
+        self.isolation: dict | None = None
 
     def start(self, worker) -> None:
         url = worker.app.conf.broker_url or ""
@@ -35,12 +54,14 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
             return  # no Redis broker (tests with an in-memory one): nothing to announce in
         self.client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         self.name = worker.hostname
+        self.isolation = isolation()  # chosen once at start, like the sandboxes' own
         self.beat()
         self.timer_entry = worker.timer.call_repeatedly(WORKER_BEAT_S, self.beat, priority=10)
 
     def beat(self) -> None:
         try:
-            self.client.set(WORKER_KEY + self.name, utcnow().isoformat(), ex=WORKER_FORGET_S)
+            value = beat_value(self.isolation)
+            self.client.set(WORKER_KEY + self.name, value, ex=WORKER_FORGET_S)
         except redis.RedisError:
             log.warning("worker heartbeat failed", exc_info=True)
 

@@ -7,6 +7,7 @@ saying why, and the database figures are still given.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -43,6 +44,7 @@ def ladder_status(session: Session, config: Mapping, now: datetime | None = None
         "broker_note": note,
         "queue": {"name": QUEUE, "depth": depth},
         "workers": workers,
+        "isolation_warnings": isolation_warnings(workers),
         "in_flight": in_flight(session),
         "failures_last_hour": failures_since(session, hour_ago),
         "finished": {
@@ -68,18 +70,54 @@ def queue_depth(redis_url: str | None) -> tuple[int | None, str | None]:
         client.close()
 
 
-def workers_seen(redis_url: str) -> list[str]:
-    """Names of the workers whose heartbeat is in Redis (sorted): seen in WORKER_FORGET_S."""
+def workers_seen(redis_url: str) -> list[dict]:
+    """The workers whose heartbeat is in Redis (seen in WORKER_FORGET_S), by name.
+
+    Each is {"name", "seen_at", "isolation", "warning"}: isolation is how its
+    bots are kept apart ("cgroup-v1", "cgroup-v2" or "signals"; None if unknown).
+    """
     try:
         client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
         try:
-            keys = list(client.scan_iter(match=WORKER_KEY + "*", count=500))
+            keys = sorted(client.scan_iter(match=WORKER_KEY + "*", count=500))
+            values = client.mget(keys) if keys else []
         finally:
             client.close()
     except redis.RedisError:  # the page must render whatever the broker does
         log.warning("reading worker heartbeats failed", exc_info=True)
         return []
-    return sorted(key.decode().removeprefix(WORKER_KEY) for key in keys)
+    return [
+        _worker(key.decode().removeprefix(WORKER_KEY), value)
+        for key, value in zip(keys, values, strict=True)
+        if value is not None  # expired between the scan and the read
+    ]
+
+
+def _worker(name: str, value: bytes) -> dict:
+    """A heartbeat: JSON {"at", "isolation"}, or a bare timestamp from older workers."""
+    text = value.decode(errors="replace")
+    try:
+        beat = json.loads(text)
+    except ValueError:
+        beat = None
+    if not isinstance(beat, dict):
+        beat = {"at": text}
+    isolation = beat.get("isolation") if isinstance(beat.get("isolation"), dict) else {}
+    return {
+        "name": name,
+        "seen_at": beat.get("at"),
+        "isolation": isolation.get("mode"),
+        "warning": isolation.get("warning"),
+    }
+
+
+def isolation_warnings(workers: list[dict]) -> list[str]:
+    """One line per worker whose bots are paused by signals only (a bot could escape)."""
+    return [
+        f"{w['name']}: {w['warning'] or 'bots are paused by signals only'}"
+        for w in workers
+        if w["isolation"] == "signals"
+    ]
 
 
 def in_flight(session: Session) -> dict[str, dict[str, int]]:

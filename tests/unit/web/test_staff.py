@@ -150,6 +150,7 @@ def test_status_json_has_the_documented_shape(staff_client, ladder_data):
         "broker_note",
         "queue",
         "workers",
+        "isolation_warnings",
         "in_flight",
         "failures_last_hour",
         "finished",
@@ -199,8 +200,9 @@ def test_no_broker_configured_still_renders_with_a_note(staff_client, app):
     assert "none answered" in page
     status = staff_client.get("/staff/status.json").get_json()
     assert status["queue"] == {"name": "celery", "depth": None}
-    assert status["workers"] == []
+    assert status["workers"] == [] and status["isolation_warnings"] == []
     assert status["broker_note"] == "no broker configured (REDIS_URL is not set)"
+    assert "isolation-warning" not in page
 
 
 def closed_port() -> int:
@@ -228,6 +230,57 @@ def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice, url, 
     assert status["queue"]["depth"] is None and status["workers"] == []
     page = client.get("/staff")
     assert page.status_code == 200 and note in page.get_data(as_text=True)
+
+
+# -- worker heartbeats ----------------------------------------------------------------------
+def test_a_heartbeat_names_its_workers_isolation():
+    from ladder.heartbeat import beat_value
+    from ladder.services.status import _worker
+
+    value = beat_value({"mode": "cgroup-v2", "warning": None}).encode()
+    worker = _worker("deckhand@host", value)
+    assert worker["name"] == "deckhand@host" and worker["isolation"] == "cgroup-v2"
+    assert worker["warning"] is None and worker["seen_at"].startswith("20")
+
+
+def test_a_heartbeat_of_an_older_worker_is_a_bare_timestamp():
+    from ladder.services.status import _worker
+
+    assert _worker("old@host", b"2026-11-30T10:00:00.123456") == {
+        "name": "old@host",
+        "seen_at": "2026-11-30T10:00:00.123456",
+        "isolation": None,
+        "warning": None,
+    }
+    assert _worker("odd@host", b"[1, 2]")["isolation"] is None
+
+
+def test_workers_on_signals_only_are_warned_about():
+    from ladder.services.status import isolation_warnings
+
+    workers = [
+        {"name": "a", "isolation": "cgroup-v1", "warning": None},
+        {"name": "b", "isolation": "signals", "warning": "no writable cgroup hierarchy"},
+        {"name": "c", "isolation": "signals", "warning": None},
+        {"name": "d", "isolation": None, "warning": None},
+    ]
+    assert isolation_warnings(workers) == [
+        "b: no writable cgroup hierarchy",
+        "c: bots are paused by signals only",
+    ]
+
+
+def test_the_heartbeat_goes_on_when_probing_isolation_fails(monkeypatch):
+    import workers
+    from ladder import heartbeat
+
+    def broken():
+        raise PermissionError("cgroup.procs")
+
+    monkeypatch.setattr(workers, "isolation", broken)
+    assert heartbeat.isolation() is None
+    monkeypatch.setattr(workers, "isolation", lambda: {"mode": "signals", "warning": "w"})
+    assert heartbeat.isolation() == {"mode": "signals", "warning": "w"}
 
 
 # -- `ladder staff` ----------------------------------------------------------------------
