@@ -9,14 +9,14 @@ from __future__ import annotations
 import copy
 from itertools import combinations
 
-from engine.caravelas import board
-from engine.caravelas.routes import DESTINATIONS
+from engine.caravelas import data
+from engine.caravelas.sailing import DESTINATIONS
 from engine.core import Rng, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
-HARBOURS = (board.LISBOA_ID, board.CALECUTE_ID)
-SLOT_CARAVEL = {colour: k for k, pair in board.CARAVEL_SLOTS.items() for colour in pair}
-CUBE_AT = {place: colour for colour, place in board.CUBE_PLACES.items()}
+HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
+SLOT_CARAVEL = {colour: k for k, pair in data.CARAVEL_SLOTS.items() for colour in pair}
+CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
 
@@ -39,24 +39,24 @@ class CaravelasState(State):
     def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
         super().__init__(num_players, seed, options)
         n = num_players
-        self.pos = [board.LISBOA_ID] * n
+        self.pos = [data.LISBOA_ID] * n
         self.score = [0] * n
         self.found: list[list[str]] = [[] for _ in range(n)]
         self.cargo: list[list[str]] = [[] for _ in range(n)]
         self.sunk: list[list[bool]] = [[False] * 4 for _ in range(n)]
-        self.stock = {c: board.CUBES_PER_COLOUR for c in board.COLOURS}
-        self.stock["green"] = board.GREEN_CUBES[n]
+        self.stock = {c: data.CUBES_PER_COLOUR for c in data.COLOURS}
+        self.stock["green"] = data.GREEN_CUBES[n]
         self.jeronimos = 0
-        self.jeronimos_size = board.GREEN_CUBES[n]
+        self.jeronimos_size = data.GREEN_CUBES[n]
 
-        self.deck = [v for v, count in board.MOVEMENT_DECK.items() for _ in range(count)]
+        self.deck = [v for v, count in data.MOVEMENT_DECK.items() for _ in range(count)]
         self.rng.shuffle(self.deck)
         self.used: list[int] = []
-        self.hand: list[list[int]] = [sorted(self._deal(board.HAND_SIZE)) for _ in range(n)]
+        self.hand: list[list[int]] = [sorted(self._deal(data.HAND_SIZE)) for _ in range(n)]
 
         # Setup: 2 green and 2 yellow discovery cards each, then one mixed pile.
-        greens = sorted(p for p, (col, _) in board.DISCOVERIES.items() if col == board.GREEN)
-        yellows = sorted(p for p, (col, _) in board.DISCOVERIES.items() if col == board.YELLOW)
+        greens = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.GREEN)
+        yellows = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.YELLOW)
         self.rng.shuffle(greens)
         self.rng.shuffle(yellows)
         self.secret: list[list[str]] = []
@@ -96,7 +96,7 @@ class CaravelasState(State):
 
     def _gain(self, seat: int, points: int) -> None:
         self.score[seat] += points
-        if self.score[seat] >= board.END_SCORE and not self.end_triggered:
+        if self.score[seat] >= data.END_SCORE and not self.end_triggered:
             self.end_triggered = True
             self.emit("end_triggered", seat=seat, reason="score")
 
@@ -141,7 +141,7 @@ class CaravelasState(State):
         if self.phase == SINK:
             return [
                 {"type": "sink", "caravel": k}
-                for k in board.CARAVEL_SLOTS
+                for k in data.CARAVEL_SLOTS
                 if not self.sunk[seat][k - 1]
             ]
         # DISCARD
@@ -175,20 +175,20 @@ class CaravelasState(State):
         self.pos[seat] = to
         self.arrived = True
         self.emit("move", seat=seat, card=value, to=to)
-        if to == board.CAPE_ID:
+        if to == data.CAPE_ID:
             self._round_the_cape(seat)
             return
         if to in self.secret[seat]:
             # Rule 7: a held card is revealed where the move ends.
             self.secret[seat].remove(to)
             self.found[seat].append(to)
-            points = board.DISCOVERIES[to][1]
+            points = data.DISCOVERIES[to][1]
             self.emit("discover", seat=seat, place=to, points=points)
             self._gain(seat, points)
         colour = CUBE_AT.get(to)
         if colour is not None:
             self._collect(seat, colour)
-        if to == board.LISBOA_ID:
+        if to == data.LISBOA_ID:
             self._deliver(seat)
 
     def _collect(self, seat: int, colour: str) -> None:
@@ -197,7 +197,7 @@ class CaravelasState(State):
         if self.stock[colour] and colour not in self.cargo[seat] and afloat:
             self.stock[colour] -= 1
             self.cargo[seat].append(colour)
-            self.cargo[seat].sort(key=board.COLOURS.index)
+            self.cargo[seat].sort(key=data.COLOURS.index)
             self.emit("collect", seat=seat, colour=colour)
 
     def _deliver(self, seat: int) -> None:
@@ -205,7 +205,7 @@ class CaravelasState(State):
         cargo, repaired = self.cargo[seat], sum(self.sunk[seat])
         if not cargo and not repaired:
             return
-        points = sum(board.SLOT_VALUES[c] for c in cargo)
+        points = sum(data.SLOT_VALUES[c] for c in cargo)
         for colour in cargo:
             if colour == "green":
                 self.jeronimos += 1
@@ -222,11 +222,11 @@ class CaravelasState(State):
 
     def _round_the_cape(self, seat: int) -> None:
         """Rule 9: stop, roll; a 1 sinks a caravel of the player's choice."""
-        face = board.DIE_FACES[self.rng.below(len(board.DIE_FACES))]
+        face = data.DIE_FACES[self.rng.below(len(data.DIE_FACES))]
         self.emit("roll", seat=seat, face=face)
         if face == 0:
             return
-        if sum(map(sum, self.sunk)) >= board.BLACK_DISCS:
+        if sum(map(sum, self.sunk)) >= data.BLACK_DISCS:
             # Ruling: with all six black discs in use nothing marks a wreck.
             self.emit("no_disc", seat=seat)
             return
@@ -244,7 +244,7 @@ class CaravelasState(State):
         if all(self.sunk[seat]):
             # Rule 9.7: the whole fleet lost: back to Lisboa, repaired, turn over.
             self.sunk[seat] = [False] * 4
-            self.pos[seat] = board.LISBOA_ID
+            self.pos[seat] = data.LISBOA_ID
             self.arrived = False
             self.closed = True
             self.emit("wrecked", seat=seat)
@@ -276,12 +276,12 @@ class CaravelasState(State):
     def _finish_turn(self) -> None:
         seat = self.turn
         hand = self.hand[seat]
-        hand.extend(self._deal(board.HAND_SIZE - len(hand)))
+        hand.extend(self._deal(data.HAND_SIZE - len(hand)))
         hand.sort()
         self.emit("end_turn", seat=seat)
         if seat == self.num_players - 1:
             # Rule 11: the game ends once the player right of the first has played.
-            if not self.end_triggered and self.round >= board.MAX_ROUNDS:
+            if not self.end_triggered and self.round >= data.MAX_ROUNDS:
                 self.end_triggered = True  # house limit: a game must end (RULES.md)
                 self.emit("end_triggered", seat=seat, reason="round_limit")
             if self.end_triggered:
@@ -298,7 +298,7 @@ class CaravelasState(State):
         scores = []
         for seat in range(self.num_players):
             s = self.score[seat] - 2 * len(self.secret[seat])
-            if self.pos[seat] != board.LISBOA_ID:
+            if self.pos[seat] != data.LISBOA_ID:
                 s += 2 * len(self.cargo[seat])
             scores.append(s)
         return scores
@@ -315,7 +315,7 @@ class CaravelasState(State):
             (
                 scores[s],
                 len(self.found[s]),
-                sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.found[s]),
+                sum(data.DISCOVERIES[p][0] == data.GREEN for p in self.found[s]),
             )
             for s in range(self.num_players)
         ]
@@ -324,7 +324,7 @@ class CaravelasState(State):
     # -- what a seat may know ------------------------------------------------
     def view(self, seat: int) -> dict:
         n = self.num_players
-        used = [0] * (max(board.MOVEMENT_DECK) + 1)
+        used = [0] * (max(data.MOVEMENT_DECK) + 1)
         for value in self.used:
             used[value] += 1
         return {
@@ -337,7 +337,7 @@ class CaravelasState(State):
             "scores": list(self.score),
             "discovered": [list(f) for f in self.found],
             "cargo": [list(c) for c in self.cargo],
-            "sunk": [[k for k in board.CARAVEL_SLOTS if self.sunk[s][k - 1]] for s in range(n)],
+            "sunk": [[k for k in data.CARAVEL_SLOTS if self.sunk[s][k - 1]] for s in range(n)],
             "cubes": dict(self.stock),
             "jeronimos": self.jeronimos,
             "jeronimos_size": self.jeronimos_size,
@@ -347,7 +347,7 @@ class CaravelasState(State):
             "movement": list(self.hand[seat]),
             "movement_counts": [len(h) for h in self.hand],
             "movement_deck": len(self.deck),
-            "movement_used": {str(v): used[v] for v in board.MOVEMENT_DECK},
+            "movement_used": {str(v): used[v] for v in data.MOVEMENT_DECK},
             "discovery_cards": list(self.secret[seat]),
             "discovery_counts": [self._colour_counts(s) for s in range(n)],
             "discovery_pile": len(self.pile),
@@ -357,7 +357,7 @@ class CaravelasState(State):
         }
 
     def _colour_counts(self, seat: int) -> dict[str, int]:
-        green = sum(board.DISCOVERIES[p][0] == board.GREEN for p in self.secret[seat])
+        green = sum(data.DISCOVERIES[p][0] == data.GREEN for p in self.secret[seat])
         return {"green": green, "yellow": len(self.secret[seat]) - green}
 
     def _copy(self) -> CaravelasState:
@@ -388,24 +388,24 @@ class CaravelasState(State):
         other.deck = pool
 
         # Discovery cards show their colour (green or yellow) on the back.
-        by_colour: dict[str, list[str]] = {board.GREEN: [], board.YELLOW: []}
+        by_colour: dict[str, list[str]] = {data.GREEN: [], data.YELLOW: []}
         loose = list(other.pile)
         if other.turn != seat:
             loose.extend(other.drawn)
         for s in others:
             for place in other.secret[s]:
-                by_colour[board.DISCOVERIES[place][0]].append(place)
+                by_colour[data.DISCOVERIES[place][0]].append(place)
         for cards in by_colour.values():
             shuffler.shuffle(cards)
         for s in others:
             counts = self._colour_counts(s)
             mine = []
-            for colour in (board.GREEN, board.YELLOW):
+            for colour in (data.GREEN, data.YELLOW):
                 take = counts[colour]
                 mine += by_colour[colour][:take]
                 by_colour[colour] = by_colour[colour][take:]
             other.secret[s] = sorted(mine)
-        loose += by_colour[board.GREEN] + by_colour[board.YELLOW]
+        loose += by_colour[data.GREEN] + by_colour[data.YELLOW]
         shuffler.shuffle(loose)
         if other.turn != seat:
             other.drawn, loose = loose[: len(other.drawn)], loose[len(other.drawn) :]

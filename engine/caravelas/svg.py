@@ -1,24 +1,25 @@
 """Draw the house map as SVG text, so the data can be looked at and checked.
 
-A pure function of the board data: no files, no dependencies. Every circle is
-a `<g id="circle-<id>">` holding its circle, its name and a `<title>`.
+A pure function of the house data (`data.py`): no files, no dependencies.
+Every circle is a `<g id="circle-<id>">` holding its circle, its name and a
+`<title>`.
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from engine.caravelas import board
+from engine.caravelas import data
 
 SCALE = 9.0  # pixels per degree
 MARGIN = 40.0
 FILL = {
-    board.LISBOA: "#c0392b",
-    board.CALECUTE: "#c0392b",
-    board.CAPE: "#2c3e50",
-    board.PLACE: "#f5e6b3",
-    board.SEA: "#ffffff",
-    board.DASHED: "#d6eaf8",
+    data.LISBOA: "#c0392b",
+    data.CALECUTE: "#c0392b",
+    data.CAPE: "#2c3e50",
+    data.PLACE: "#f5e6b3",
+    data.SEA: "#ffffff",
+    data.DASHED: "#d6eaf8",
 }
 CUBE_FILL = {
     "red": "#d62728",
@@ -33,8 +34,8 @@ CUBE_FILL = {
 
 
 def _bounds() -> tuple[float, float, float, float]:
-    lons = [c[2] for c in board.CIRCLES]
-    lats = [c[3] for c in board.CIRCLES]
+    lons = [c[2] for c in data.CIRCLES]
+    lats = [c[3] for c in data.CIRCLES]
     return min(lons), max(lons), min(lats), max(lats)
 
 
@@ -45,7 +46,7 @@ def render_map() -> str:
     height = (north - south) * SCALE + 2 * MARGIN
     where = {
         cid: (MARGIN + (lon - west) * SCALE, MARGIN + (north - lat) * SCALE)
-        for cid, _name, lon, lat, _kind in board.CIRCLES
+        for cid, _name, lon, lat, _kind in data.CIRCLES
     }
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
@@ -54,25 +55,25 @@ def render_map() -> str:
         ' orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#2471a3"/></marker></defs>',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#aed6f1"/>',
     ]
-    for a, b in board.LINES:
+    for a, b in data.LINES:
         (x1, y1), (x2, y2) = where[a], where[b]
         out.append(
             f'<line class="line" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
             ' stroke="#ffffff" stroke-width="2"/>'
         )
-    for start, end, skipped in board.ARROWS:
+    for start, end, skipped in data.ARROWS:
         points = " ".join(f"{where[c][0]:.1f},{where[c][1]:.1f}" for c in (start, *skipped, end))
         out.append(
             f'<polyline class="arrow" points="{points}" fill="none" stroke="#2471a3"'
             ' stroke-width="1.5" marker-end="url(#arrowhead)"/>'
         )
-    cube_at = {place: colour for colour, place in board.CUBE_PLACES.items()}
-    for cid, name, _lon, _lat, kind in board.CIRCLES:
+    cube_at = {place: colour for colour, place in data.CUBE_PLACES.items()}
+    for cid, name, _lon, _lat, kind in data.CIRCLES:
         x, y = where[cid]
-        dash = ' stroke-dasharray="3,2"' if kind == board.DASHED else ""
+        dash = ' stroke-dasharray="3,2"' if kind == data.DASHED else ""
         title = name
-        if cid in board.DISCOVERIES:
-            colour, points = board.DISCOVERIES[cid]
+        if cid in data.DISCOVERIES:
+            colour, points = data.DISCOVERIES[cid]
             title += f" ({colour} discovery, {points} points)"
         out.append(f'<g id="circle-{cid}" class="{kind}"><title>{escape(title)}</title>')
         out.append(

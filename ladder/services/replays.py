@@ -268,23 +268,23 @@ def board_for(game: str) -> dict | None:
 @functools.cache
 def caravelas_board() -> dict:
     """The house map as drawn by `engine.caravelas.svg`, plus each circle's centre."""
-    from engine.caravelas import board, svg
+    from engine.caravelas import data, svg
 
-    lons = [c[2] for c in board.CIRCLES]
-    lats = [c[3] for c in board.CIRCLES]
+    lons = [c[2] for c in data.CIRCLES]
+    lats = [c[3] for c in data.CIRCLES]
     west, north = min(lons), max(lats)
     where = {
         cid: [
             round(svg.MARGIN + (lon - west) * svg.SCALE, 1),
             round(svg.MARGIN + (north - lat) * svg.SCALE, 1),
         ]
-        for cid, _name, lon, lat, _kind in board.CIRCLES
+        for cid, _name, lon, lat, _kind in data.CIRCLES
     }
-    names = {cid: name for cid, name, _lon, _lat, _kind in board.CIRCLES}
+    names = {cid: name for cid, name, _lon, _lat, _kind in data.CIRCLES}
     return {
         "svg": svg.render_map(),
         "where": where,
         "names": names,
         "cube_fill": dict(svg.CUBE_FILL),
-        "cube_places": dict(board.CUBE_PLACES),
+        "cube_places": dict(data.CUBE_PLACES),
     }

@@ -13,12 +13,12 @@ import pytest
 
 import engine
 from engine import IllegalAction
-from engine.caravelas import board
-from engine.caravelas.routes import DESTINATIONS
+from engine.caravelas import data
+from engine.caravelas.sailing import DESTINATIONS
 from engine.caravelas.state import CaravelasState
 from engine.core import Rng
 
-CAPE = board.CAPE_ID
+CAPE = data.CAPE_ID
 END = {"type": "end_turn"}
 
 
@@ -56,7 +56,7 @@ def move(card, to):
 def die_showing(face):
     """An Rng whose first roll of the house die shows `face`."""
     for seed in range(1000):
-        if board.DIE_FACES[Rng(seed).below(len(board.DIE_FACES))] == face:
+        if data.DIE_FACES[Rng(seed).below(len(data.DIE_FACES))] == face:
             return Rng(seed)
     raise AssertionError("no seed found")
 
@@ -71,14 +71,14 @@ def test_setup(n, green):
     """Rules 4 and 12: the table at the start."""
     state = CaravelasState(n, seed=3)
     assert state.pos == ["lisboa"] * n
-    assert state.stock == {**dict.fromkeys(board.COLOURS, 4), "green": green}
+    assert state.stock == {**dict.fromkeys(data.COLOURS, 4), "green": green}
     assert state.jeronimos_size == green
     assert all(len(h) == 4 for h in state.hand)
     assert len(state.deck) == 48 - 4 * n
     for seat in range(n):
         assert state._colour_counts(seat) == {"green": 2, "yellow": 2}
     cards = state.pile + [p for s in state.secret for p in s]
-    assert sorted(cards) == sorted(board.DISCOVERIES)
+    assert sorted(cards) == sorted(data.DISCOVERIES)
     assert state.current_player() == 0
 
 
@@ -496,7 +496,7 @@ def test_keeping_nothing_is_illegal():
 def test_the_position_helper_keeps_every_card_once():
     state = position(4, secret=["goa", "mina"])
     cards = state.pile + [p for s in state.secret for p in s]
-    assert sorted(cards) == sorted(board.DISCOVERIES)
+    assert sorted(cards) == sorted(data.DISCOVERIES)
 
 
 def test_discarded_cards_are_public_counts():
@@ -518,7 +518,7 @@ def test_a_hidden_variant_keeps_what_the_seat_knows():
         assert variant._colour_counts(seat) == state._colour_counts(seat)
         assert len(variant.hand[seat]) == len(state.hand[seat])
     every = sorted(variant.pile + [p for s in variant.secret for p in s])
-    assert every == sorted(board.DISCOVERIES)
+    assert every == sorted(data.DISCOVERIES)
     cards = sorted(variant.deck + [v for h in variant.hand for v in h])
     assert cards == sorted(state.deck + [v for h in state.hand for v in h])
     # The copy is independent of the original.
@@ -541,7 +541,7 @@ def test_random_play_conserves_cards_and_cubes(n):
 
     state = CaravelasState(n, seed=n)
     chooser = random.Random(n)
-    total_cubes = {**dict.fromkeys(board.COLOURS, 4), "green": board.GREEN_CUBES[n]}
+    total_cubes = {**dict.fromkeys(data.COLOURS, 4), "green": data.GREEN_CUBES[n]}
     while not state.is_over():
         carried = [c for cargo in state.cargo for c in cargo]
         for colour, total in total_cubes.items():
@@ -550,7 +550,7 @@ def test_random_play_conserves_cards_and_cubes(n):
         movement = state.deck + state.used + [v for h in state.hand for v in h]
         assert len(movement) == 48
         discovery = state.pile + state.drawn + [p for s in state.secret + state.found for p in s]
-        assert sorted(discovery) == sorted(board.DISCOVERIES)
+        assert sorted(discovery) == sorted(data.DISCOVERIES)
         assert all(len(s) <= 4 for s in state.secret)
         assert all(not all(sunk) for sunk in state.sunk)
         state.apply(chooser.choice(state.legal_actions()))
@@ -562,7 +562,7 @@ def test_ruling_12_a_game_that_never_scores_ends_after_round_400():
     state = CaravelasState(2, seed=0)
     while not state.is_over():
         state.apply(state.legal_actions()[0])
-    assert state.round == board.MAX_ROUNDS == 400
+    assert state.round == data.MAX_ROUNDS == 400
     ends = [e for e in state.log if e["event"] == "end_triggered"]
     assert [e["reason"] for e in ends] == ["round_limit"]
     assert state.result()["scores"] == state.final_scores()

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.caravelas import board
+from engine.caravelas import data
 
-CIRCLE_IDS: tuple[str, ...] = tuple(c[0] for c in board.CIRCLES)
+CIRCLE_IDS: tuple[str, ...] = tuple(c[0] for c in data.CIRCLES)
 INDEX: dict[str, int] = {cid: i for i, cid in enumerate(CIRCLE_IDS)}
-KIND: dict[str, str] = {c[0]: c[4] for c in board.CIRCLES}
-MAX_CARD = max(board.MOVEMENT_DECK)
+KIND: dict[str, str] = {c[0]: c[4] for c in data.CIRCLES}
+MAX_CARD = max(data.MOVEMENT_DECK)
 
 
 def steps_from() -> dict[str, tuple[str, ...]]:
     """Every circle one move away: neighbours by a line, or the end of an arrow."""
     steps: dict[str, list[str]] = {cid: [] for cid in CIRCLE_IDS}
-    for a, b in board.LINES:
+    for a, b in data.LINES:
         steps[a].append(b)
         steps[b].append(a)
-    for start, end, _skipped in board.ARROWS:
+    for start, end, _skipped in data.ARROWS:
         if end not in steps[start]:
             steps[start].append(end)
     return {cid: tuple(sorted(set(nxt))) for cid, nxt in steps.items()}
@@ -42,7 +42,7 @@ def destinations(start: str, value: int) -> tuple[str, ...]:
             if nxt in seen:
                 continue
             # The Cape stops the fleet on arrival; the rest of the card is lost.
-            if nxt == board.CAPE_ID or left == 1:
+            if nxt == data.CAPE_ID or left == 1:
                 found.add(nxt)
                 continue
             walk(nxt, left - 1, seen | {nxt})
@@ -53,7 +53,7 @@ def destinations(start: str, value: int) -> tuple[str, ...]:
 
 # DESTINATIONS[circle][value] for every card value in the deck.
 DESTINATIONS: dict[str, dict[int, tuple[str, ...]]] = {
-    cid: {v: destinations(cid, v) for v in board.MOVEMENT_DECK} for cid in CIRCLE_IDS
+    cid: {v: destinations(cid, v) for v in data.MOVEMENT_DECK} for cid in CIRCLE_IDS
 }
 
 
