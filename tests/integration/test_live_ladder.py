@@ -191,6 +191,7 @@ def test_a_worker_killed_mid_match_loses_nothing(still_ladder):
     wait_until(lambda: match_state(ladder, match_id) == "finished", 90, "the match to be replayed")
     assert "requeue" in ladder.log("second")  # the schedule task ran on the new worker
     with ladder.session() as s:
+        assert s.get(Match, match_id).attempts == 2  # the dead worker's start counted
         seats = s.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)).all()
         assert all(seat.rank is not None and seat.mu_after is not None for seat in seats)
         history = s.scalar(
