@@ -6,12 +6,11 @@ rulings where they are silent are written in RULES.md and cited as "ruling".
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 
-from engine.caravelas import data
+from engine.caravelas import data, scoring, view
 from engine.caravelas.sailing import DESTINATIONS
-from engine.core import Rng, State, ranks_from_keys
+from engine.core import State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
@@ -295,13 +294,7 @@ class CaravelasState(State):
     # -- scoring ------------------------------------------------------------
     def final_scores(self) -> list[int]:
         """Rule 11: +2 per cube carried away from Lisboa, -2 per card not discovered."""
-        scores = []
-        for seat in range(self.num_players):
-            s = self.score[seat] - 2 * len(self.secret[seat])
-            if self.pos[seat] != data.LISBOA_ID:
-                s += 2 * len(self.cargo[seat])
-            scores.append(s)
-        return scores
+        return scoring.final_scores(self.score, self.secret, self.pos, self.cargo)
 
     def _scores(self) -> list[int]:
         return self.final_scores()
@@ -311,104 +304,11 @@ class CaravelasState(State):
         if not self.is_over():
             raise ValueError("the game is not over")
         scores = self.final_scores()
-        keys = [
-            (
-                scores[s],
-                len(self.found[s]),
-                sum(data.DISCOVERIES[p][0] == data.GREEN for p in self.found[s]),
-            )
-            for s in range(self.num_players)
-        ]
-        return {"scores": scores, "ranks": ranks_from_keys(keys)}
+        return {"scores": scores, "ranks": ranks_from_keys(scoring.rank_keys(scores, self.found))}
 
-    # -- what a seat may know ------------------------------------------------
+    # -- what a seat may know (view.py) --------------------------------------
     def view(self, seat: int) -> dict:
-        n = self.num_players
-        used = [0] * (max(data.MOVEMENT_DECK) + 1)
-        for value in self.used:
-            used[value] += 1
-        return {
-            "seat": seat,
-            "players": n,
-            "turn": self.turn,
-            "round": self.round,
-            "phase": self.phase,
-            "fleets": list(self.pos),
-            "scores": list(self.score),
-            "discovered": [list(f) for f in self.found],
-            "cargo": [list(c) for c in self.cargo],
-            "sunk": [[k for k in data.CARAVEL_SLOTS if self.sunk[s][k - 1]] for s in range(n)],
-            "cubes": dict(self.stock),
-            "jeronimos": self.jeronimos,
-            "jeronimos_size": self.jeronimos_size,
-            "cards_played": self.played if self.phase != OVER else 0,
-            "turn_closed": self.closed,
-            "end_triggered": self.end_triggered,
-            "movement": list(self.hand[seat]),
-            "movement_counts": [len(h) for h in self.hand],
-            "movement_deck": len(self.deck),
-            "movement_used": {str(v): used[v] for v in data.MOVEMENT_DECK},
-            "discovery_cards": list(self.secret[seat]),
-            "discovery_counts": [self._colour_counts(s) for s in range(n)],
-            "discovery_pile": len(self.pile),
-            "drawn": list(self.drawn) if seat == self.turn else [],
-            "drawn_count": len(self.drawn),
-            "events": self.events_since_last_decision(seat),
-        }
-
-    def _colour_counts(self, seat: int) -> dict[str, int]:
-        green = sum(data.DISCOVERIES[p][0] == data.GREEN for p in self.secret[seat])
-        return {"green": green, "yellow": len(self.secret[seat]) - green}
-
-    def _copy(self) -> CaravelasState:
-        """An independent copy; logged events are never mutated, so they are shared."""
-        other = copy.copy(self)
-        for name in ("pos", "score", "used", "deck", "pile", "drawn", "history", "log", "_seen"):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("found", "cargo", "sunk", "hand", "secret"):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
-        other.stock = dict(self.stock)
-        other.options = dict(self.options)
-        return other
+        return view.build(self, seat)
 
     def hidden_variant(self, seat: int, seed: int) -> CaravelasState:
-        """Resample other hands, the drawn cards of others, both piles' order and the rng."""
-        other = self._copy()
-        other.rng = Rng(seed)
-        shuffler = Rng(seed ^ 0x5EED)
-        others = [s for s in range(self.num_players) if s != seat]
-
-        pool = list(other.deck)
-        for s in others:
-            pool.extend(other.hand[s])
-        shuffler.shuffle(pool)
-        for s in others:
-            size = len(other.hand[s])
-            other.hand[s], pool = sorted(pool[:size]), pool[size:]
-        other.deck = pool
-
-        # Discovery cards show their colour (green or yellow) on the back.
-        by_colour: dict[str, list[str]] = {data.GREEN: [], data.YELLOW: []}
-        loose = list(other.pile)
-        if other.turn != seat:
-            loose.extend(other.drawn)
-        for s in others:
-            for place in other.secret[s]:
-                by_colour[data.DISCOVERIES[place][0]].append(place)
-        for cards in by_colour.values():
-            shuffler.shuffle(cards)
-        for s in others:
-            counts = self._colour_counts(s)
-            mine = []
-            for colour in (data.GREEN, data.YELLOW):
-                take = counts[colour]
-                mine += by_colour[colour][:take]
-                by_colour[colour] = by_colour[colour][take:]
-            other.secret[s] = sorted(mine)
-        loose += by_colour[data.GREEN] + by_colour[data.YELLOW]
-        shuffler.shuffle(loose)
-        if other.turn != seat:
-            other.drawn, loose = loose[: len(other.drawn)], loose[len(other.drawn) :]
-        other.pile = loose
-        other._legal_cache = None
-        return other
+        return view.hidden_variant(self, seat, seed)

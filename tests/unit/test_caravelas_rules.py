@@ -16,6 +16,7 @@ from engine import IllegalAction
 from engine.caravelas import data
 from engine.caravelas.sailing import DESTINATIONS
 from engine.caravelas.state import CaravelasState
+from engine.caravelas.view import colour_counts
 from engine.core import Rng
 
 CAPE = data.CAPE_ID
@@ -76,7 +77,7 @@ def test_setup(n, green):
     assert all(len(h) == 4 for h in state.hand)
     assert len(state.deck) == 48 - 4 * n
     for seat in range(n):
-        assert state._colour_counts(seat) == {"green": 2, "yellow": 2}
+        assert colour_counts(state, seat) == {"green": 2, "yellow": 2}
     cards = state.pile + [p for s in state.secret for p in s]
     assert sorted(cards) == sorted(data.DISCOVERIES)
     assert state.current_player() == 0
@@ -515,7 +516,7 @@ def test_a_hidden_variant_keeps_what_the_seat_knows():
     variant = state.hidden_variant(0, seed=5)
     assert variant.hand[0] == state.hand[0] and variant.secret[0] == state.secret[0]
     for seat in (1, 2):
-        assert variant._colour_counts(seat) == state._colour_counts(seat)
+        assert colour_counts(variant, seat) == colour_counts(state, seat)
         assert len(variant.hand[seat]) == len(state.hand[seat])
     every = sorted(variant.pile + [p for s in variant.secret for p in s])
     assert every == sorted(data.DISCOVERIES)

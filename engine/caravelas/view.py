@@ -1,0 +1,116 @@
+"""What one seat may know in Caravelas, and worlds consistent with it.
+
+Hidden information lives here alone: `build` decides what a seat sees, and
+`hidden_variant` resamples exactly what `build` leaves out (other hands, the
+places on other seats' discovery cards, both piles' order), so the two cannot
+drift apart.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+from engine.caravelas import data
+from engine.core import Rng
+
+if TYPE_CHECKING:
+    from engine.caravelas.state import CaravelasState
+
+
+def build(state: CaravelasState, seat: int) -> dict:
+    """The JSON view of `seat`: the public table plus its own cards."""
+    n = state.num_players
+    over = state.is_over()
+    used = [0] * (max(data.MOVEMENT_DECK) + 1)
+    for value in state.used:
+        used[value] += 1
+    return {
+        "seat": seat,
+        "players": n,
+        "turn": state.turn,
+        "round": state.round,
+        "phase": state.phase,
+        "fleets": list(state.pos),
+        "scores": list(state.score),
+        "discovered": [list(f) for f in state.found],
+        "cargo": [list(c) for c in state.cargo],
+        "sunk": [[k for k in data.CARAVEL_SLOTS if state.sunk[s][k - 1]] for s in range(n)],
+        "cubes": dict(state.stock),
+        "jeronimos": state.jeronimos,
+        "jeronimos_size": state.jeronimos_size,
+        "cards_played": state.played if not over else 0,
+        "turn_closed": state.closed,
+        "end_triggered": state.end_triggered,
+        "movement": list(state.hand[seat]),
+        "movement_counts": [len(h) for h in state.hand],
+        "movement_deck": len(state.deck),
+        "movement_used": {str(v): used[v] for v in data.MOVEMENT_DECK},
+        "discovery_cards": list(state.secret[seat]),
+        "discovery_counts": [colour_counts(state, s) for s in range(n)],
+        "discovery_pile": len(state.pile),
+        "drawn": list(state.drawn) if seat == state.turn else [],
+        "drawn_count": len(state.drawn),
+        "events": state.events_since_last_decision(seat),
+    }
+
+
+def colour_counts(state: CaravelasState, seat: int) -> dict[str, int]:
+    """How many green and yellow discovery cards `seat` holds (their backs show it)."""
+    green = sum(data.DISCOVERIES[p][0] == data.GREEN for p in state.secret[seat])
+    return {"green": green, "yellow": len(state.secret[seat]) - green}
+
+
+def hidden_variant(state: CaravelasState, seat: int, seed: int) -> CaravelasState:
+    """Resample other hands, the drawn cards of others, both piles' order and the rng."""
+    other = _copy(state)
+    other.rng = Rng(seed)
+    shuffler = Rng(seed ^ 0x5EED)
+    others = [s for s in range(state.num_players) if s != seat]
+
+    pool = list(other.deck)
+    for s in others:
+        pool.extend(other.hand[s])
+    shuffler.shuffle(pool)
+    for s in others:
+        size = len(other.hand[s])
+        other.hand[s], pool = sorted(pool[:size]), pool[size:]
+    other.deck = pool
+
+    # Discovery cards show their colour (green or yellow) on the back.
+    by_colour: dict[str, list[str]] = {data.GREEN: [], data.YELLOW: []}
+    loose = list(other.pile)
+    if other.turn != seat:
+        loose.extend(other.drawn)
+    for s in others:
+        for place in other.secret[s]:
+            by_colour[data.DISCOVERIES[place][0]].append(place)
+    for cards in by_colour.values():
+        shuffler.shuffle(cards)
+    for s in others:
+        counts = colour_counts(state, s)
+        mine = []
+        for colour in (data.GREEN, data.YELLOW):
+            take = counts[colour]
+            mine += by_colour[colour][:take]
+            by_colour[colour] = by_colour[colour][take:]
+        other.secret[s] = sorted(mine)
+    loose += by_colour[data.GREEN] + by_colour[data.YELLOW]
+    shuffler.shuffle(loose)
+    if other.turn != seat:
+        other.drawn, loose = loose[: len(other.drawn)], loose[len(other.drawn) :]
+    other.pile = loose
+    other._legal_cache = None
+    return other
+
+
+def _copy(state: CaravelasState) -> CaravelasState:
+    """An independent copy; logged events are never mutated, so they are shared."""
+    other = copy.copy(state)
+    for name in ("pos", "score", "used", "deck", "pile", "drawn", "history", "log", "_seen"):
+        setattr(other, name, list(getattr(state, name)))
+    for name in ("found", "cargo", "sunk", "hand", "secret"):
+        setattr(other, name, [list(x) for x in getattr(state, name)])
+    other.stock = dict(state.stock)
+    other.options = dict(state.options)
+    return other
