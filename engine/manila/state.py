@@ -7,12 +7,11 @@ through `_transfer`, which logs every payment, so the books can be audited.
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 
-from engine.core import Rng, State
+from engine.core import State
 from engine.manila import data as D
-from engine.manila.settlement import settle
+from engine.manila import scoring, view
 
 VERSION = "manila-1"
 
@@ -102,9 +101,7 @@ class ManilaState(State):
 
     def fortune(self, seat: int) -> int:
         """Cash + unmortgaged shares at market price − 15 per mortgaged share."""
-        worth = sum(self.held[seat][g] * D.PRICE_TRACK[self.prices[g]] for g in D.GOODS)
-        owed = D.REDEEM_COST * sum(self.mortgaged[seat].values())
-        return self.cash[seat] + worth - owed
+        return scoring.fortune(self, seat)
 
     def _scores(self) -> list[int]:
         return [self.fortune(s) for s in range(self.num_players)]
@@ -450,7 +447,7 @@ class ManilaState(State):
                         self.queue.append(("pilot", holder, pilot))
                 self.phase = "pilots"
             elif step == "settle":
-                settle(self)
+                scoring.settle(self)
                 self._end_voyage()
                 if self.game_over:
                     return
@@ -513,71 +510,9 @@ class ManilaState(State):
         else:
             self._start_voyage(previous=self.harbour_master)
 
-    # -- what a seat sees --------------------------------------------------------
+    # -- what a seat sees (view.py) ---------------------------------------------
     def view(self, seat: int) -> dict:
-        boats = []
-        for g in self.loaded:
-            boats.append(
-                {
-                    "good": g,
-                    "position": self.position.get(g),
-                    "berth": self.berth[g],
-                    "crew": list(self.crew[g]),
-                    "free_seats": self.free_seats(g),
-                    "next_seat_cost": self.seat_cost(g) if self.free_seats(g) else None,
-                    "profit": D.PROFIT[g],
-                }
-            )
-        return {
-            "game": "manila",
-            "seat": seat,
-            "players": self.num_players,
-            "voyage": self.voyage,
-            "phase": self.phase,
-            "to_move": self.current_player(),
-            "harbour_master": self.harbour_master,
-            "cash": list(self.cash),
-            "prices": {g: D.PRICE_TRACK[i] for g, i in self.prices.items()},
-            "supply": dict(self.supply),
-            "shares": [
-                sum(h.values()) + sum(m.values())
-                for h, m in zip(self.held, self.mortgaged, strict=True)
-            ],
-            "mortgaged": [sum(m.values()) for m in self.mortgaged],
-            "my_shares": dict(self.held[seat]),
-            "my_mortgaged": dict(self.mortgaged[seat]),
-            "auction": {
-                "high_bid": self.high_bid,
-                "high_bidder": self.high_bidder,
-                "bidding": list(self.auction_active),
-            }
-            if self.phase == "auction"
-            else None,
-            "boats": boats,
-            "spaces": dict(self.spaces),
-            "pirates": list(self.pirates),
-            "accomplices": list(self.accomplices),
-            "passed": list(self.passed),
-            "rolls": self.rolls,
-            "dice": dict(self.dice),
-            "events": self.events_since_last_decision(seat),
-        }
+        return view.build(self, seat)
 
     def hidden_variant(self, seat: int, seed: int) -> ManilaState:
-        other = copy.deepcopy(self)
-        other.rng = Rng(seed)
-        shuffler = Rng(seed ^ 0x5EED)
-        others = [s for s in range(self.num_players) if s != seat]
-        pool = [g for s in others for g in self.dealt[s]]
-        shuffler.shuffle(pool)
-        for s in others:
-            cards = [pool.pop() for _ in self.dealt[s]]
-            other.dealt[s] = cards
-            owned = cards + self.bought[s]
-            # Which of a seat's shares are mortgaged is secret too; keep the count.
-            shuffler.shuffle(owned)
-            count = sum(self.mortgaged[s].values())
-            other.mortgaged[s] = {g: owned[:count].count(g) for g in D.GOODS}
-            other.held[s] = {g: owned[count:].count(g) for g in D.GOODS}
-        other._legal_cache = None
-        return other
+        return view.hidden_variant(self, seat, seed)

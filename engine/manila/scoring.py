@@ -1,4 +1,8 @@
-"""End of a voyage: berths for boats at sea, then profits in the rule's order A-D."""
+"""Manila's scoring: the profits at the end of each voyage, and fortunes at the end.
+
+A voyage ends with berths for boats still at sea, then profits paid in the
+rule's order A-D; the game ends with each seat's fortune.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,13 @@ def settle(state: ManilaState) -> None:
     _pay_crews(state)
     _pay_harbours(state)
     _pay_shipyards(state)
+
+
+def fortune(state: ManilaState, seat: int) -> int:
+    """Cash + unmortgaged shares at market price − 15 per mortgaged share."""
+    worth = sum(state.held[seat][g] * D.PRICE_TRACK[state.prices[g]] for g in D.GOODS)
+    owed = D.REDEEM_COST * sum(state.mortgaged[seat].values())
+    return state.cash[seat] + worth - owed
 
 
 def _split(state: ManilaState, good: str, takers: list[int], reason: str) -> None:

@@ -1,0 +1,90 @@
+"""What one seat may know in Manila, and worlds consistent with it.
+
+Hidden information lives here alone: `build` decides what a seat sees, and
+`hidden_variant` resamples exactly what `build` leaves out (which goods other
+seats were dealt and which of their shares are mortgaged), so the two cannot
+drift apart.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+from engine.core import Rng
+from engine.manila import data as D
+
+if TYPE_CHECKING:
+    from engine.manila.state import ManilaState
+
+
+def build(state: ManilaState, seat: int) -> dict:
+    """The JSON view of `seat`: the public board plus its own shares."""
+    boats = []
+    for g in state.loaded:
+        boats.append(
+            {
+                "good": g,
+                "position": state.position.get(g),
+                "berth": state.berth[g],
+                "crew": list(state.crew[g]),
+                "free_seats": state.free_seats(g),
+                "next_seat_cost": state.seat_cost(g) if state.free_seats(g) else None,
+                "profit": D.PROFIT[g],
+            }
+        )
+    return {
+        "game": "manila",
+        "seat": seat,
+        "players": state.num_players,
+        "voyage": state.voyage,
+        "phase": state.phase,
+        "to_move": state.current_player(),
+        "harbour_master": state.harbour_master,
+        "cash": list(state.cash),
+        "prices": {g: D.PRICE_TRACK[i] for g, i in state.prices.items()},
+        "supply": dict(state.supply),
+        "shares": [
+            sum(h.values()) + sum(m.values())
+            for h, m in zip(state.held, state.mortgaged, strict=True)
+        ],
+        "mortgaged": [sum(m.values()) for m in state.mortgaged],
+        "my_shares": dict(state.held[seat]),
+        "my_mortgaged": dict(state.mortgaged[seat]),
+        "auction": {
+            "high_bid": state.high_bid,
+            "high_bidder": state.high_bidder,
+            "bidding": list(state.auction_active),
+        }
+        if state.phase == "auction"
+        else None,
+        "boats": boats,
+        "spaces": dict(state.spaces),
+        "pirates": list(state.pirates),
+        "accomplices": list(state.accomplices),
+        "passed": list(state.passed),
+        "rolls": state.rolls,
+        "dice": dict(state.dice),
+        "events": state.events_since_last_decision(seat),
+    }
+
+
+def hidden_variant(state: ManilaState, seat: int, seed: int) -> ManilaState:
+    """A copy with other seats' dealt goods and mortgaged shares redrawn from `seed`."""
+    other = copy.deepcopy(state)
+    other.rng = Rng(seed)
+    shuffler = Rng(seed ^ 0x5EED)
+    others = [s for s in range(state.num_players) if s != seat]
+    pool = [g for s in others for g in state.dealt[s]]
+    shuffler.shuffle(pool)
+    for s in others:
+        cards = [pool.pop() for _ in state.dealt[s]]
+        other.dealt[s] = cards
+        owned = cards + state.bought[s]
+        # Which of a seat's shares are mortgaged is secret too; keep the count.
+        shuffler.shuffle(owned)
+        count = sum(state.mortgaged[s].values())
+        other.mortgaged[s] = {g: owned[:count].count(g) for g in D.GOODS}
+        other.held[s] = {g: owned[count:].count(g) for g in D.GOODS}
+    other._legal_cache = None
+    return other
