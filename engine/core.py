@@ -233,7 +233,7 @@ def _same_types(a: Any, b: Any) -> bool:
 
 @dataclass(frozen=True)
 class Game:
-    """A registered game: its name, player range and how to start one."""
+    """A registered game: its name, player range, how to start one and how to draw it."""
 
     name: str
     min_players: int
@@ -244,6 +244,10 @@ class Game:
     # Older engine versions whose records this one replays move for move (a change
     # that no recorded game could have reached, like a new round limit).
     replays: tuple[str, ...] = ()
+    # Optional: the static data a replay viewer needs to draw this game beyond its
+    # frames (a map, say), as plain JSON; None when the frames are enough. The same
+    # every call, so callers may cache it; games are free of any viewer's code.
+    drawing: Callable[[], dict] | None = None
 
     def new_game(self, num_players: int, seed: int = 0, options: dict | None = None) -> State:
         """Start a game; rejects a bad player count or an unknown option."""

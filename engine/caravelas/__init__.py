@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.caravelas import svg
 from engine.caravelas.state import CaravelasState
 from engine.core import Game
 
@@ -13,6 +14,7 @@ GAME = Game(
     factory=CaravelasState,
     option_defaults={},
     replays=("caravelas-1",),  # caravelas-2 only added the round limit
+    drawing=svg.drawing,
 )
 
 __all__ = ["GAME", "CaravelasState"]

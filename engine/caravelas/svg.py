@@ -1,8 +1,9 @@
-"""Draw the house map as SVG text, so the data can be looked at and checked.
+"""The house map drawn as SVG, and the static data the replay viewer draws it with.
 
-A pure function of the house data (`data.py`): no files, no dependencies.
-Every circle is a `<g id="circle-<id>">` holding its circle, its name and a
-`<title>`.
+SVG text lets the data be looked at and checked; `drawing` is the game's
+`Game.drawing` hook. Pure functions of the house data (`data.py`): no files,
+no dependencies. Every circle is a `<g id="circle-<id>">` holding its circle,
+its name and a `<title>`.
 """
 
 from __future__ import annotations
@@ -39,15 +40,36 @@ def _bounds() -> tuple[float, float, float, float]:
     return min(lons), max(lons), min(lats), max(lats)
 
 
+def _centres() -> dict[str, tuple[float, float]]:
+    """Each circle's centre in the map's pixels, north up."""
+    west, _east, _south, north = _bounds()
+    return {
+        cid: (MARGIN + (lon - west) * SCALE, MARGIN + (north - lat) * SCALE)
+        for cid, _name, lon, lat, _kind in data.CIRCLES
+    }
+
+
+def drawing() -> dict:
+    """The static data the replay viewer draws Caravelas with (`Game.drawing`).
+
+    The map as SVG, each circle's centre in its pixels (to 0.1), each circle's
+    name, the cube colours and the place holding each colour's cubes.
+    """
+    return {
+        "svg": render_map(),
+        "where": {cid: [round(x, 1), round(y, 1)] for cid, (x, y) in _centres().items()},
+        "names": {cid: name for cid, name, _lon, _lat, _kind in data.CIRCLES},
+        "cube_fill": dict(CUBE_FILL),
+        "cube_places": dict(data.CUBE_PLACES),
+    }
+
+
 def render_map() -> str:
     """The whole house map as one SVG document (a string)."""
     west, east, south, north = _bounds()
     width = (east - west) * SCALE + 2 * MARGIN
     height = (north - south) * SCALE + 2 * MARGIN
-    where = {
-        cid: (MARGIN + (lon - west) * SCALE, MARGIN + (north - lat) * SCALE)
-        for cid, _name, lon, lat, _kind in data.CIRCLES
-    }
+    where = _centres()
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
         f' viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="9">',

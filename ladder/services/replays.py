@@ -257,34 +257,9 @@ def frames(replay: Replay, perspective: str | int, start: int, count: int) -> di
     }
 
 
-# -- board geometry the drawers need ---------------------------------------------
-def board_for(game: str) -> dict | None:
-    """Static drawing data a game's drawer needs beyond the frames (the Caravelas map)."""
-    if game == "caravelas":
-        return caravelas_board()
-    return None
-
-
+# -- static drawing data ---------------------------------------------------------
 @functools.cache
-def caravelas_board() -> dict:
-    """The house map as drawn by `engine.caravelas.svg`, plus each circle's centre."""
-    from engine.caravelas import data, svg
-
-    lons = [c[2] for c in data.CIRCLES]
-    lats = [c[3] for c in data.CIRCLES]
-    west, north = min(lons), max(lats)
-    where = {
-        cid: [
-            round(svg.MARGIN + (lon - west) * svg.SCALE, 1),
-            round(svg.MARGIN + (north - lat) * svg.SCALE, 1),
-        ]
-        for cid, _name, lon, lat, _kind in data.CIRCLES
-    }
-    names = {cid: name for cid, name, _lon, _lat, _kind in data.CIRCLES}
-    return {
-        "svg": svg.render_map(),
-        "where": where,
-        "names": names,
-        "cube_fill": dict(svg.CUBE_FILL),
-        "cube_places": dict(data.CUBE_PLACES),
-    }
+def board_for(game: str) -> dict | None:
+    """The static data a game's drawer needs beyond the frames (`Game.drawing`), or None."""
+    drawing = engine.get_game(game).drawing
+    return None if drawing is None else drawing()
