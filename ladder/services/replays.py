@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import math
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -172,12 +173,32 @@ def action_text(action: dict) -> str:
     return " ".join(parts)
 
 
+def timings(record: dict, key: str, steps: int) -> list[float | None] | None:
+    """Milliseconds per move under `key` (decision_ms: wall clock; decision_cpu_ms: the
+    bot's CPU), None per move where unknown; None for a record without them."""
+    values = record.get(key)
+    if not (isinstance(values, list) and len(values) == steps):
+        return None  # an older replay, or a file someone edited
+    return [
+        float(v)
+        if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < math.inf
+        else None
+        for v in values
+    ]
+
+
 def summary(replay: Replay) -> dict:
-    """Everything but the frames: game, seats, result, perspectives and the move list."""
+    """Everything but the frames: game, seats, result, perspectives and the move list.
+
+    A move carries `ms` and `cpu_ms` (None when unknown, e.g. a fallback move);
+    `timed` says whether the record has times at all (older replays do not).
+    """
     record = replay.record
     labels = record.get("seats")
     if not (isinstance(labels, list) and len(labels) == replay.players):
         labels = [f"seat {s}" for s in range(replay.players)]
+    wall = timings(record, "decision_ms", replay.steps)
+    cpu = timings(record, "decision_cpu_ms", replay.steps)
     return {
         "game": replay.game,
         "players": replay.players,
@@ -188,8 +209,16 @@ def summary(replay: Replay) -> dict:
         "result": replay.final.result() if replay.finished else None,
         "perspectives": replay.perspectives(),
         "board": board_for(replay.game),
+        "timed": wall is not None,
         "moves": [
-            {"step": i + 1, "seat": seat, "action": action, "text": action_text(action)}
+            {
+                "step": i + 1,
+                "seat": seat,
+                "action": action,
+                "text": action_text(action),
+                "ms": wall[i] if wall else None,
+                "cpu_ms": cpu[i] if cpu else None,
+            }
             for i, (seat, action) in enumerate(record["actions"])
         ],
     }

@@ -145,7 +145,15 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       what.className = "move-action";
       what.textContent = move.text;
       item.append(who, " ", what);
-      item.title = "Step " + move.step + ": seat " + TW.seatName(this.summary, move.seat);
+      const took = moveTime(this.summary, move);
+      item.title = "Step " + move.step + ": seat " + TW.seatName(this.summary, move.seat)
+        + (took ? " (" + took + ")" : "");
+      if (took) {
+        const time = document.createElement("span");
+        time.className = "move-time" + (move.ms == null ? " move-fallback" : "");
+        time.textContent = took;
+        item.append(time);
+      }
       fragment.appendChild(item);
     }
     list.appendChild(fragment);
@@ -155,6 +163,23 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       const item = event.target.closest("li");
       if (item) { self.pause(); self.goTo(Number(item.dataset.step)); }
     });
+  };
+
+  /* "0.8 ms wall · 0.6 ms CPU": how long a move took (wall clock, and the bot's
+     own CPU where the worker could measure it); "" for replays without times.
+     No-break spaces keep each figure whole when a narrow list wraps it. */
+  function moveTime(summary, move) {
+    if (!summary.timed) return "";
+    if (move.ms == null) return "fallback move";
+    let text = TW.formatMs(move.ms) + "\u00a0wall";
+    if (move.cpu_ms != null) text += " · " + TW.formatMs(move.cpu_ms) + "\u00a0CPU";
+    return text;
+  }
+
+  TW.formatMs = function (ms) {
+    if (ms >= 1000) return (ms / 1000).toFixed(2) + "\u00a0s";
+    const shown = ms >= 10 ? Math.round(ms) : ms.toFixed(ms >= 1 ? 1 : 2);
+    return shown + "\u00a0ms";
   };
 
   Viewer.prototype.bindKeys = function () {
@@ -240,6 +265,9 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     const steps = this.summary.steps;
     this.$("step-slider").value = String(this.step);
     this.$("step-label").textContent = "step " + this.step + " / " + steps;
+    const move = this.step > 0 ? this.summary.moves[this.step - 1] : null;
+    const took = move ? moveTime(this.summary, move) : "";
+    this.$("step-time").textContent = took ? "seat " + move.seat + " move: " + took : "";
     const list = this.$("move-list");
     const old = list.querySelector("[aria-current]");
     if (old) old.removeAttribute("aria-current");

@@ -13,7 +13,7 @@ from tests.integration.browser.test_site import register
 pytestmark = needs_browser
 
 CONTROLS = ("#to-start", "#step-back", "#play-pause", "#step-forward", "#to-end")
-CONTROLS += ("#speed", "#seat-view", "#step-slider", "#step-label", "#move-list")
+CONTROLS += ("#speed", "#seat-view", "#step-slider", "#step-label", "#step-time", "#move-list")
 # The smallest text the drawn panels (status line, seats, prices) may show, in CSS px.
 # The Caravelas map's place names are left out: they are the one detail a phone zooms to.
 MIN_TEXT_PX = 8

@@ -15,7 +15,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.integration.browser.conftest import PHONE, games, needs_browser, shot
+import workers
+from tests.integration.browser.conftest import DESKTOP, PHONE, games, needs_browser, shot
 
 pytestmark = needs_browser
 
@@ -211,3 +212,69 @@ def test_viewer_on_a_phone(phone, site):
     for control in ("#to-start", "#step-back", "#play-pause", "#step-forward", "#to-end"):
         assert phone.locator(control).bounding_box()["height"] >= 32, control
     shot(phone, "44-phone-viewer")
+
+
+# "0.8 ms wall · 0.6 ms CPU" (no-break spaces inside each figure), or a fallback's move.
+MOVE_TIME = re.compile(r"^([\d.]+\xa0m?s\xa0wall( · [\d.]+\xa0m?s\xa0CPU)?|fallback move)$")
+
+
+def boxes_overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("device", ["page", "phone"])
+def test_each_move_shows_its_wall_and_cpu_time(request, site, device):
+    page = request.getfixturevalue(device)  # 1280 px wide, or a 390 px phone
+    total = open_match(page, site, "manila")
+    page.locator("#step-forward").click()  # a phone's tap is a click here too
+    expect_step(page, 1)
+    # The current step's time beside the step label...
+    step_time = page.locator("#step-time")
+    expect(step_time).to_have_text(re.compile(r"^seat \d+ move: (.+\xa0wall|fallback move)"))
+    # ...and every move's in the move list, in the same words.
+    times = page.locator("#move-list li .move-time").all_text_contents()
+    assert len(times) == total and all(MOVE_TIME.match(t) for t in times), times[:5]
+    # The worker measured the bots' CPU (cgroups here, signals elsewhere: then none).
+    if workers.isolation()["mode"] != "signals":
+        assert any("CPU" in t for t in times), times[:5]
+    first = page.locator("#move-list li").first
+    assert first.locator(".move-time").text_content() in step_time.text_content()
+
+    # Readable and in place: nothing sticks out of the screen or overlaps the label.
+    screen = page.evaluate("window.innerWidth")
+    label, took = page.locator("#step-label").bounding_box(), step_time.bounding_box()
+    assert took["x"] + took["width"] <= screen and not boxes_overlap(label, took)
+    slider = page.locator("#step-slider").bounding_box()
+    assert not boxes_overlap(slider, took)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= screen, f"the viewer is {wide}px wide on a {screen}px screen"
+    size_px = step_time.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+    assert size_px >= 12
+    for item in page.locator("#move-list li").all()[:20]:
+        action, time = item.locator(".move-action"), item.locator(".move-time")
+        assert not boxes_overlap(action.bounding_box(), time.bounding_box())
+    page.locator("#move-list").evaluate("list => { list.scrollTop = 0; }")
+    width = DESKTOP["width"] if device == "page" else PHONE["width"]
+    shot(page, f"45-manila-move-times-{width}")
+
+
+def test_an_old_replay_without_times_shows_none(page, site, tmp_path):
+    match_id = site.finished_match("manila")
+    response = page.request.get(f"/matches/{match_id}/replay.json.gz")
+    record = json.loads(gzip.decompress(response.body()))
+    record.pop("decision_ms", None)
+    record.pop("decision_cpu_ms", None)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(record))
+    page.goto("/replays/open")
+    page.locator("#replay-file").set_input_files(str(old))
+    expect(board(page)).to_have_attribute("data-step", "0")
+    page.locator("#step-forward").click()
+    expect_step(page, 1)
+    expect(page.locator("#step-time")).to_be_hidden()
+    assert page.locator("#move-list li .move-time").count() == 0

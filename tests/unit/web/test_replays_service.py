@@ -90,6 +90,35 @@ def test_summary_lists_moves_seats_and_perspectives(manila):
     json.dumps(summary)
 
 
+def test_summary_gives_each_moves_wall_and_cpu_time(manila):
+    steps = len(manila["actions"])
+    record = dict(manila)
+    record["decision_ms"] = [None, *[1.25] * (steps - 1)]  # the first move: the fallback's
+    record["decision_cpu_ms"] = [None, 0.5, True, -1, *[0.75] * (steps - 4)]
+    summary = replays.summary(replays.load(record))
+    assert summary["timed"] is True
+    moves = summary["moves"]
+    assert (moves[0]["ms"], moves[0]["cpu_ms"]) == (None, None)
+    assert (moves[1]["ms"], moves[1]["cpu_ms"]) == (1.25, 0.5)
+    # Anything but a plain non-negative number is unknown (an uploaded file may hold anything).
+    assert moves[2]["cpu_ms"] is None and moves[3]["cpu_ms"] is None
+    assert moves[4]["cpu_ms"] == 0.75
+    json.dumps(summary)
+
+
+def test_an_older_replay_without_times_still_loads(manila):
+    record = {k: v for k, v in manila.items() if k not in ("decision_ms", "decision_cpu_ms")}
+    summary = replays.summary(replays.load(record))
+    assert summary["timed"] is False
+    assert all(m["ms"] is None and m["cpu_ms"] is None for m in summary["moves"])
+    # Wall times without CPU times (replays from before CPU was measured).
+    record["decision_ms"] = [2.0] * len(record["actions"])
+    record["decision_cpu_ms"] = [1.0]  # the wrong length: ignored
+    summary = replays.summary(replays.load(record))
+    assert summary["timed"] is True
+    assert {(m["ms"], m["cpu_ms"]) for m in summary["moves"]} == {(2.0, None)}
+
+
 def test_caravelas_summary_carries_the_map():
     board = replays.board_for("caravelas")
     assert board["svg"].startswith("<svg") and "lisboa" in board["where"]
