@@ -10,7 +10,7 @@ import json
 import pytest
 
 from engine import IllegalAction, get_game
-from tests.unit.meuterer.helpers import (
+from tests.unit.engine.meuterer.helpers import (
     PASS,
     character,
     discard,

@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.meuterer.data import DECK
-from tests.unit.meuterer.helpers import PASS, character, discard, play, position, promise, run
-from tests.unit.meuterer.test_rounds import SCENARIOS
+from tests.unit.engine.meuterer.helpers import (
+    PASS,
+    character,
+    discard,
+    play,
+    position,
+    promise,
+    run,
+)
+from tests.unit.engine.meuterer.test_rounds import SCENARIOS
 
 # Seat 1 ends the round as stevedore with salt, conflict, ruby reserved.
 ROUND = [

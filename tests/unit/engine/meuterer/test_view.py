@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.meuterer.data import CHARACTERS
-from tests.unit.meuterer.helpers import HANDS, PASS, character, play, position, promise, run
+from tests.unit.engine.meuterer.helpers import HANDS, PASS, character, play, position, promise, run
 
 PREFIX = [
     (0, promise(1)),

@@ -10,7 +10,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.manila import data as D
-from tests.unit.manila_helpers import (
+from tests.unit.engine.manila.helpers import (
     PASS,
     at_placement,
     everyone_passes,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine import get_game
-from tests.unit.meuterer.helpers import (
+from tests.unit.engine.meuterer.helpers import (
     PASS,
     character,
     mutiny,
