@@ -42,12 +42,28 @@ def run_offline() -> None:
 def run_online() -> None:
     engine = make_engine(_url())
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode alters a SQLite table by copying it and dropping the old one;
+            # with foreign keys on, that drop would cascade and delete every row that
+            # refers to it (a users change once took every bot with it). So keys are
+            # off while migrating (outside the transaction, or SQLite ignores it) and
+            # checked once at the end instead.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()  # end the transaction the statement began
         # Batch mode lets later revisions alter SQLite tables.
         context.configure(
             connection=connection, target_metadata=Base.metadata, render_as_batch=True
         )
         with context.begin_transaction():
             context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"migration left rows with dangling keys: {broken[:5]}")
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
     engine.dispose()
 
 

@@ -63,3 +63,43 @@ def test_app_with_explicit_secret_makes_no_key_file(tmp_path, monkeypatch):
     assert not (tmp_path / "secret_key").exists()
     create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_upgrading_a_populated_sqlite_database_keeps_every_row(tmp_path):
+    """Batch migrations copy a table and drop the old one: with foreign keys on, that drop
+    cascaded and an upgrade from the first revision deleted every bot."""
+    from sqlalchemy import text
+
+    from ladder import schema
+    from ladder.extensions import make_engine
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    schema.upgrade(url, "bb170ce6ecf0")
+    eng = make_engine(url)
+    with eng.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO users (id, username, password_hash, created_at)"
+                " VALUES (1, 'old', 'x', '2026-01-01 00:00:00')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO bots (id, owner_id, game, name, created_at)"
+                " VALUES (1, 1, 'manila', 'b', '2026-01-01 00:00:00')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO bot_versions (id, bot_id, number, uploaded_by_id, filename, kind,"
+                " size, sha256, path, state, validation_log, created_at) VALUES"
+                " (1, 1, 1, 1, 'bot.py', 'py', 1, 'x', 'p1', 'active', '', '2026-01-01 00:00:00')"
+            )
+        )
+    schema.upgrade(url)
+    with eng.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM users")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM bots")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM bot_versions")).scalar() == 1
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    eng.dispose()
