@@ -143,6 +143,28 @@ class State:
         """
         raise NotImplementedError
 
+    # -- set-up for tests and tools ---------------------------------------
+    def setup_position(self, **fields: Any) -> None:
+        """Build a position by hand: replace public fields, then drop what was derived.
+
+        For tests and tools only; play and replays never call it. Each name must be
+        a public field the state already has, and its value replaces that field
+        whole (pass a new list or dict, not an edited one). The caller keeps the
+        position consistent (every card in one place, a seat on move); the game
+        re-derives what follows from the fields (`_after_setup`) and the cached
+        legal actions are dropped.
+        """
+        unknown = [name for name in fields if name.startswith("_") or name not in vars(self)]
+        if unknown:
+            raise AttributeError(f"{type(self).__name__} has no public field {unknown[0]!r}")
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._after_setup()
+        self._legal_cache = None
+
+    def _after_setup(self) -> None:
+        """Hook: re-derive what follows from fields `setup_position` set (nothing here)."""
+
     # -- shared behaviour -------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now (a fresh list)."""

@@ -87,6 +87,12 @@ class MeutererState(State):
         self.refill_queue: list[int] = []
         self.emit("round", round=self.round, captain=self.captain)
 
+    def _after_setup(self) -> None:
+        # A position set before the captain's promise is the start of a round:
+        # rebuild the round from it (the captain on move, sales at the active islands).
+        if self.phase == PROMISE and self.pay is None:
+            self._start_round()
+
     def _clockwise_from(self, seat: int) -> list[int]:
         n = self.num_players
         return [(seat + k) % n for k in range(n)]

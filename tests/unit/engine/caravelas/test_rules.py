@@ -1,7 +1,8 @@
 """Caravelas rules, table by table: a position, an action, the expected outcome.
 
 Positions are built by starting a real game and setting the seat on move's
-fleet, cards and cargo; everything after that goes through `apply`.
+fleet, cards and cargo through `State.setup_position` (see `helpers.py`);
+everything after that goes through `apply`.
 """
 
 from __future__ import annotations
@@ -17,53 +18,11 @@ from engine.caravelas import data
 from engine.caravelas.sailing import DESTINATIONS
 from engine.caravelas.state import CaravelasState
 from engine.caravelas.view import colour_counts
-from engine.core import Rng
+from tests.unit.engine.caravelas.helpers import die_showing, events, move, position
+from tests.unit.engine.helpers import with_seat
 
 CAPE = data.CAPE_ID
 END = {"type": "end_turn"}
-
-
-def position(n=2, *, at="lisboa", hand=(1, 2, 3, 4), secret=None, cargo=(), sunk=(), **fields):
-    """A game with seat 0 on move at `at`, holding these cards and this cargo."""
-    state = CaravelasState(n, seed=11)
-    state.pos[0] = at
-    state.hand[0] = sorted(hand)
-    if secret is not None:
-        # Keep every discovery card in exactly one place: some seat's hand or the pile.
-        free = sorted((set(state.pile) | set(state.secret[0])) - set(secret))
-        for seat in range(1, n):
-            state.secret[seat] = [p for p in state.secret[seat] if p not in secret]
-            free = [p for p in free if p not in state.secret[seat]]
-            while len(state.secret[seat]) < 4:
-                state.secret[seat].append(free.pop())
-            state.secret[seat].sort()
-        state.secret[0] = sorted(secret)
-        state.pile = free
-    state.cargo[0] = list(cargo)
-    for colour in cargo:
-        state.stock[colour] -= 1
-    for k in sunk:
-        state.sunk[0][k - 1] = True
-    for name, value in fields.items():
-        setattr(state, name, value)
-    state._legal_cache = None
-    return state
-
-
-def move(card, to):
-    return {"type": "move", "card": card, "to": to}
-
-
-def die_showing(face):
-    """An Rng whose first roll of the house die shows `face`."""
-    for seed in range(1000):
-        if data.DIE_FACES[Rng(seed).below(len(data.DIE_FACES))] == face:
-            return Rng(seed)
-    raise AssertionError("no seed found")
-
-
-def events(state, kind):
-    return [e for e in state.log if e["event"] == kind]
 
 
 # -- setup -------------------------------------------------------------------
@@ -137,7 +96,7 @@ def test_legal_moves_list_each_card_value_and_destination_once():
 
 def test_a_move_spends_the_card_and_several_fleets_share_a_circle():
     state = position(at="lisboa", hand=(1, 2, 3, 4))
-    state.pos[1] = "madeira"
+    state.setup_position(pos=with_seat(state.pos, 1, "madeira"))
     state.apply(move(2, "madeira"))
     assert state.pos == ["madeira", "madeira"]
     assert state.hand[0] == [1, 3, 4]
@@ -192,7 +151,7 @@ def test_discovering(secret, start, card, to, score, found):
 )
 def test_collecting(cargo, sunk, stock, cargo_after, stock_after):
     state = position(at="rio_de_sanaga", secret=[], cargo=cargo, sunk=sunk)
-    state.stock["red"] = stock
+    state.setup_position(stock={**state.stock, "red": stock})
     state.apply(move(1, "guine"))
     assert state.cargo[0] == cargo_after
     assert state.stock["red"] == stock_after
@@ -245,7 +204,7 @@ def test_passing_through_lisboa_delivers_nothing():
 def test_drawing(start, to, secret, pile, can_draw, keep_options):
     state = position(at=start, secret=secret)
     if pile is not None:
-        state.pile = pile
+        state.setup_position(pile=pile)
     state.apply(move(1, to))
     assert ({"type": "draw"} in state.legal_actions()) is can_draw
     if can_draw:
@@ -257,7 +216,7 @@ def test_drawing(start, to, secret, pile, can_draw, keep_options):
 
 def test_kept_cards_join_the_hand_and_the_rest_go_under_the_pile():
     state = position(at="angediva", secret=["goa"])
-    state.pile = ["ceilao", "natal", "mina", "congo", "ormuz"]
+    state.setup_position(pile=["ceilao", "natal", "mina", "congo", "ormuz"])
     state.apply(move(1, "calecute"))
     state.apply({"type": "draw"})
     assert state.drawn == ["ceilao", "natal", "mina", "congo"]
@@ -341,8 +300,8 @@ def test_losing_the_fourth_caravel_sends_the_fleet_home_and_ends_the_turn():
 def test_with_no_black_disc_left_a_one_sinks_nothing():
     # Ruling: the six black discs are the limit of wrecks on the table.
     state = position(3, at="cabo_da_volta", secret=[], rng=die_showing(1))
-    state.sunk[1] = [True, True, True, False]
-    state.sunk[2] = [True, True, True, False]
+    three_lost = [True, True, True, False]
+    state.setup_position(sunk=[state.sunk[0], three_lost, list(three_lost)])
     state.apply(move(1, CAPE))
     assert state.phase == "sail" and state.sunk[0] == [False] * 4
     assert events(state, "no_disc")
@@ -373,8 +332,7 @@ def test_an_empty_hand_ends_the_turn_without_a_discard_step():
 
 def test_the_used_cards_are_reshuffled_when_the_deck_runs_out():
     state = position(at="lisboa", hand=(1, 2), secret=[])
-    state.used.extend(state.deck[:-1])
-    state.deck = state.deck[-1:]
+    state.setup_position(used=state.used + state.deck[:-1], deck=state.deck[-1:])
     used = len(state.used)
     state.apply(END)
     state.apply({"type": "discard", "cards": []})
@@ -396,10 +354,12 @@ def test_reaching_100_ends_the_game_after_the_round(n, trigger_seat):
     state = position(n, secret=[])
     _finish_turns(state, trigger_seat)
     seat = state.current_player()
-    state.score[seat] = 99
-    state.pos[seat] = "rio_de_sanaga"
-    state.secret[seat] = ["guine"]
-    state.hand[seat] = [1, 1, 1, 1]
+    state.setup_position(
+        score=with_seat(state.score, seat, 99),
+        pos=with_seat(state.pos, seat, "rio_de_sanaga"),
+        secret=with_seat(state.secret, seat, ["guine"]),
+        hand=with_seat(state.hand, seat, [1, 1, 1, 1]),
+    )
     state.apply(move(1, "guine"))
     assert state.end_triggered and not state.is_over()
     _finish_turns(state, n - 1 - trigger_seat)
@@ -428,7 +388,7 @@ def test_a_full_jeronimos_ends_the_game():
 )
 def test_final_adjustments(at, cargo, secret, score, final):
     state = position(2, at=at, secret=secret, cargo=cargo)
-    state.score[0] = score
+    state.setup_position(score=with_seat(state.score, 0, score))
     assert state.final_scores()[0] == final
 
 
@@ -443,10 +403,7 @@ def test_final_adjustments(at, cargo, secret, score, final):
 )
 def test_ties(scores, found, ranks):
     state = position(2, secret=[])
-    state.secret = [[], []]
-    state.score = list(scores)
-    state.found = found
-    state.phase = "over"
+    state.setup_position(secret=[[], []], score=list(scores), found=found, phase="over")
     assert state.result() == {"scores": scores, "ranks": ranks}
 
 

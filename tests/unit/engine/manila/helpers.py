@@ -1,9 +1,15 @@
-"""Builders for Manila rule tests: reach a position quickly, with chosen dice."""
+"""Builders for Manila rule tests: reach a position quickly, with chosen dice.
+
+Positions come from public actions; what actions cannot reach quickly (chosen
+dice, cash, shares) is set through `State.setup_position`, the engine's one
+set-up hook.
+"""
 
 from __future__ import annotations
 
 import engine
 from engine.manila.state import ManilaState
+from tests.unit.engine.helpers import with_seat
 
 PASS = {"type": "pass"}
 
@@ -55,7 +61,7 @@ def at_placement(
         {"type": "load", "goods": sorted(loaded, key=("jade", "silk", "ginseng", "nutmeg").index)}
     )
     state.apply({"type": "start", "positions": dict(zip(loaded, positions, strict=True))})
-    state.rng = Dice(*dice)
+    state.setup_position(rng=Dice(*dice))
     return state
 
 
@@ -68,5 +74,8 @@ def everyone_passes(state: ManilaState) -> ManilaState:
 
 def set_shares(state: ManilaState, seat: int, held: dict, mortgaged: dict | None = None) -> None:
     """Give a seat exactly these shares (test set-up; the supply is not adjusted)."""
-    state.held[seat] = {g: held.get(g, 0) for g in state.held[seat]}
-    state.mortgaged[seat] = {g: (mortgaged or {}).get(g, 0) for g in state.held[seat]}
+    goods = list(state.held[seat])
+    state.setup_position(
+        held=with_seat(state.held, seat, {g: held.get(g, 0) for g in goods}),
+        mortgaged=with_seat(state.mortgaged, seat, {g: (mortgaged or {}).get(g, 0) for g in goods}),
+    )

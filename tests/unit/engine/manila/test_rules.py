@@ -10,6 +10,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.manila import data as D
+from tests.unit.engine.helpers import with_seat
 from tests.unit.engine.manila.helpers import (
     PASS,
     at_placement,
@@ -102,7 +103,7 @@ def test_the_next_auction_opens_with_the_last_harbour_master():
 @pytest.mark.parametrize(("price_step", "cost"), [(0, 5), (1, 5), (2, 10), (3, 20)])
 def test_buying_a_share_costs_its_price_at_least_five(price_step, cost):
     state = play(new(4), PASS, PASS, PASS, PASS)
-    state.prices["silk"] = price_step
+    state.setup_position(prices={**state.prices, "silk": price_step})
     before = state.supply["silk"]
     state.apply({"type": "buy", "good": "silk"})
     assert state.cash[0] == 30 - cost
@@ -113,9 +114,11 @@ def test_buying_a_share_costs_its_price_at_least_five(price_step, cost):
 
 def test_a_share_out_of_supply_or_reach_cannot_be_bought():
     state = play(new(4), PASS, PASS, PASS, PASS)
-    state.supply["jade"] = 0
-    state.prices["nutmeg"] = 4  # costs 30
-    state.cash[0] = 20
+    state.setup_position(
+        supply={**state.supply, "jade": 0},
+        prices={**state.prices, "nutmeg": 4},  # costs 30
+        cash=with_seat(state.cash, 0, 20),
+    )
     set_shares(state, 0, {})
     goods = {a["good"] for a in state.legal_actions() if a["type"] == "buy"}
     assert goods == {"silk", "ginseng"}
@@ -169,7 +172,7 @@ def test_pass_ends_a_players_placements_for_the_voyage():
 
 def test_a_player_without_accomplices_is_skipped():
     state = at_placement(4, dice=(1, 1, 1) * 3)
-    state.accomplices[1] = 0
+    state.setup_position(accomplices=with_seat(state.accomplices, 1, 0))
     state.apply(place("boat", "jade"))
     assert state.current_player() == 2
 
@@ -216,7 +219,7 @@ def test_a_broke_player_stows_away_on_a_boat_paying_all_his_cash():
     state = at_placement(4, loaded=("jade", "silk", "nutmeg"))
     state.apply(place("insurance"))  # seat 0 takes the only free space
     set_shares(state, 1, {})
-    state.cash[1] = 1  # cheaper than any space or seat left
+    state.setup_position(cash=with_seat(state.cash, 1, 1))  # cheaper than any space or seat left
     legal = state.legal_actions()
     assert {a.get("space") for a in legal} == {None, "boat"}
     assert {a.get("good") for a in legal if a["type"] == "place"} == {"jade", "silk", "nutmeg"}
@@ -228,7 +231,7 @@ def test_a_broke_player_stows_away_on_a_boat_paying_all_his_cash():
 def test_a_player_who_can_pay_something_is_no_stowaway():
     state = at_placement(4, loaded=("jade", "silk", "ginseng"))
     set_shares(state, 0, {})
-    state.cash[0] = 2
+    state.setup_position(cash=with_seat(state.cash, 0, 2))
     spaces = {(a.get("space"), a.get("good")) for a in state.legal_actions()}
     assert ("boat", "ginseng") in spaces and ("harbour_c", None) in spaces
     assert ("boat", "jade") not in spaces
@@ -236,7 +239,7 @@ def test_a_player_who_can_pay_something_is_no_stowaway():
 
 def test_placing_beyond_cash_mortgages_a_share():
     state = at_placement(4)
-    state.cash[0] = 1
+    state.setup_position(cash=with_seat(state.cash, 0, 1))
     state.apply(place("pirate"))
     assert state.cash[0] == 1 + 12 - 5
     assert sum(state.mortgaged[0].values()) == 1
@@ -251,17 +254,19 @@ def test_mortgage_and_redeem_at_a_players_own_decision():
     assert state.current_player() == 0  # still his decision
     state.apply({"type": "redeem", "good": good})
     assert state.cash[0] == 27 and state.mortgaged[0][good] == 0
-    state.cash[0] = 14
+    state.setup_position(cash=with_seat(state.cash, 0, 14))
     state.apply({"type": "mortgage", "good": good})
-    state.cash[0] = 14
+    state.setup_position(cash=with_seat(state.cash, 0, 14))
     assert {"type": "redeem", "good": good} not in state.legal_actions()  # needs 15
 
 
 def test_a_forced_mortgage_takes_the_cheapest_share():
     state = at_placement(4)
     set_shares(state, 0, {"jade": 1, "silk": 1})
-    state.prices["jade"] = 3
-    state.cash[0] = 0
+    state.setup_position(
+        prices={**state.prices, "jade": 3},
+        cash=with_seat(state.cash, 0, 0),
+    )
     state.apply(place("harbour_c"))
     assert state.mortgaged[0] == {"jade": 0, "silk": 1, "ginseng": 0, "nutmeg": 0}
 
@@ -300,8 +305,7 @@ def pirates_ready(dice, positions=(5, 4, 0), loaded=("jade", "ginseng", "nutmeg"
 def test_boarding_after_roll_2_one_free_seat_figure_9():
     # Jade and ginseng end roll 2 on 13; only ginseng has a free seat.
     state = pirates_ready(dice=(4, 4, 1, 4, 5, 1, 1, 1, 1))
-    state.crew["jade"] = [2, 3, 2, 3]
-    state.crew["ginseng"] = [2, 3]
+    state.setup_position(crew={**state.crew, "jade": [2, 3, 2, 3], "ginseng": [2, 3]})
     play(state, place("harbour_a"), PASS)  # seat 0 keeps a placement for round 3
     assert state.rolls == 2 and state.phase == "board" and state.current_player() == 0
     assert state.legal_actions() == [{"type": "stay"}, {"type": "board", "good": "ginseng"}]
@@ -323,7 +327,7 @@ def test_a_captain_who_stays_leaves_the_stern_pirate_his_own_choice():
 
 def test_boats_on_13_are_boarded_after_roll_2_only():
     state = at_placement(4, loaded=("jade", "ginseng", "nutmeg"), dice=(1, 1, 1, 0, 1, 1))
-    state.position["jade"] = 12
+    state.setup_position(position={**state.position, "jade": 12})
     play(state, place("pirate"), place("pirate"), place("harbour_a"), PASS)
     assert state.rolls == 1 and state.position["jade"] == 13
     assert state.phase == "place"  # no boarding after roll 1
@@ -334,7 +338,7 @@ def test_boats_on_13_are_boarded_after_roll_2_only():
 def test_plunder_after_roll_3_splits_nutmeg_24_as_12_and_12_figure_10():
     # nutmeg: 0 +4 +4 +5 = 13 after roll 3
     state = pirates_ready(dice=(1, 1, 4, 1, 1, 4, 1, 1, 5), positions=(5, 4, 0))
-    state.crew["nutmeg"] = [2, 3]
+    state.setup_position(crew={**state.crew, "nutmeg": [2, 3]})
     cash = list(state.cash)
     everyone_passes(state)
     assert state.phase == "plunder" and state.current_player() == 0
@@ -352,8 +356,12 @@ def test_a_plundered_boat_sent_to_the_harbour_raises_the_price():
 
 
 def test_a_single_pirate_takes_the_whole_plunder():
-    state = at_placement(4, loaded=("jade", "ginseng", "nutmeg"), positions=(5, 4, 0))
-    state.rng.values = [1, 1, 4, 1, 1, 4, 1, 1, 5]
+    state = at_placement(
+        4,
+        loaded=("jade", "ginseng", "nutmeg"),
+        positions=(5, 4, 0),
+        dice=[1, 1, 4, 1, 1, 4, 1, 1, 5],
+    )
     play(state, place("pirate"), PASS, PASS, PASS)
     cash = state.cash[0]
     everyone_passes(state)
@@ -362,8 +370,12 @@ def test_a_single_pirate_takes_the_whole_plunder():
 
 
 def test_with_an_empty_pirate_ship_a_boat_on_13_after_roll_3_docks():
-    state = at_placement(4, loaded=("jade", "ginseng", "nutmeg"), positions=(5, 4, 0))
-    state.rng.values = [1, 1, 4, 1, 1, 4, 1, 1, 5]
+    state = at_placement(
+        4,
+        loaded=("jade", "ginseng", "nutmeg"),
+        positions=(5, 4, 0),
+        dice=[1, 1, 4, 1, 1, 4, 1, 1, 5],
+    )
     play(state, place("boat", "nutmeg"), PASS, PASS, PASS)
     cash = state.cash[0]
     everyone_passes(state)
@@ -373,8 +385,7 @@ def test_with_an_empty_pirate_ship_a_boat_on_13_after_roll_3_docks():
 
 def test_pirate_variant_boards_a_full_boat_sending_one_accomplice_home():
     state = pirates_ready(dice=(4, 4, 1, 4, 5, 1, 1, 1, 1), pirate_variant=True)
-    state.crew["jade"] = [2, 3, 2, 3]
-    state.crew["ginseng"] = [2, 3, 3]
+    state.setup_position(crew={**state.crew, "jade": [2, 3, 2, 3], "ginseng": [2, 3, 3]})
     everyone_passes(state)
     legal = state.legal_actions()
     assert {"type": "board", "good": "jade", "evict": 2} in legal
@@ -387,16 +398,14 @@ def test_pirate_variant_boards_a_full_boat_sending_one_accomplice_home():
 
 def test_pirate_variant_fills_free_seats_first():
     state = pirates_ready(dice=(4, 4, 1, 4, 5, 1, 1, 1, 1), pirate_variant=True)
-    state.crew["jade"] = [2, 3, 2, 3]
-    state.crew["ginseng"] = [2, 3]
+    state.setup_position(crew={**state.crew, "jade": [2, 3, 2, 3], "ginseng": [2, 3]})
     everyone_passes(state)
     assert state.legal_actions() == [{"type": "stay"}, {"type": "board", "good": "ginseng"}]
 
 
 # -- pilots ------------------------------------------------------------------------------
 def pilots_ready(positions, dice=(1, 1, 1, 1, 1, 1), holders=("small_pilot", "large_pilot")):
-    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), positions=positions)
-    state.rng.values = list(dice)
+    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), positions=positions, dice=dice)
     actions = [place(h) for h in holders]
     play(state, *actions, *[PASS] * (4 - len(actions)))
     everyone_passes(state)
@@ -443,11 +452,12 @@ def test_a_pilot_can_dock_a_boat():
 
 
 def test_a_boat_moved_onto_13_by_a_pilot_is_not_attacked():
-    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), positions=(5, 4, 0))
-    state.rng.values = [1, 1, 1, 1, 1, 1, 1, 1, 1]
+    state = at_placement(
+        4, loaded=("jade", "silk", "nutmeg"), positions=(5, 4, 0), dice=[1, 1, 1, 1, 1, 1, 1, 1, 1]
+    )
     play(state, place("pirate"), place("small_pilot"), PASS, PASS)
     everyone_passes(state)
-    state.position["jade"] = 12
+    state.setup_position(position={**state.position, "jade": 12})
     state.apply({"type": "pilot", "moves": [{"good": "jade", "steps": 1}]})
     # Nothing happens on 13 between the pilots and the roll; roll 3 moves jade on.
     assert state.voyage == 2
@@ -457,13 +467,12 @@ def test_a_boat_moved_onto_13_by_a_pilot_is_not_attacked():
 # -- profits ------------------------------------------------------------------------------
 def settle_with(crew=None, spaces=None, positions=(13, 13, 13), dice=(1, 1, 1), n=4):
     """Boats at the given positions before the last roll; everyone passes from round 1."""
-    state = at_placement(n, loaded=("jade", "silk", "nutmeg"))
-    state.rng.values = [0, 0, 0, 0, 0, 0, *dice]
-    for good, seats in (crew or {}).items():
-        state.crew[good] = list(seats)
-    for space, seat in (spaces or {}).items():
-        state.spaces[space] = seat
-    state.position.update(dict(zip(("jade", "silk", "nutmeg"), positions, strict=True)))
+    state = at_placement(n, loaded=("jade", "silk", "nutmeg"), dice=[0, 0, 0, 0, 0, 0, *dice])
+    state.setup_position(
+        crew={**state.crew, **{good: list(seats) for good, seats in (crew or {}).items()}},
+        spaces={**state.spaces, **(spaces or {})},
+        position=dict(zip(("jade", "silk", "nutmeg"), positions, strict=True)),
+    )
     cash = list(state.cash)
     bank = state.bank
     everyone_passes(state)
@@ -509,12 +518,13 @@ def test_without_an_insurer_the_bank_pays_the_shipyards():
 
 
 def test_an_insurer_short_of_cash_mortgages_then_the_bank_pays_the_rest():
-    state = at_placement(4, loaded=("jade", "silk", "nutmeg"))
-    state.rng.values = [0] * 9
-    state.position.update(jade=0, silk=0, nutmeg=0)
-    state.spaces.update({"insurance": 0, "shipyard_a": 1, "shipyard_b": 2, "shipyard_c": 3})
+    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), dice=[0] * 9)
+    state.setup_position(
+        position={"jade": 0, "silk": 0, "nutmeg": 0},
+        spaces={**state.spaces, "insurance": 0, "shipyard_a": 1, "shipyard_b": 2, "shipyard_c": 3},
+    )
     set_shares(state, 0, {"silk": 1})
-    state.cash[0] = 5
+    state.setup_position(cash=with_seat(state.cash, 0, 5))
     cash = list(state.cash)
     everyone_passes(state)
     # Owes 6 + 8 + 15 = 29; has 5 + 12 from the forced mortgage: pays 17, bank pays 12.
@@ -526,13 +536,13 @@ def test_an_insurer_short_of_cash_mortgages_then_the_bank_pays_the_rest():
 def test_profit_order_lets_the_insurer_collect_first():
     # The insurer crews the docked jade (36) before paying 29 of repairs.
     spaces = {"insurance": 0, "shipyard_a": 1, "shipyard_b": 2, "shipyard_c": 3}
-    state = at_placement(4, loaded=("jade", "silk", "nutmeg"))
-    state.rng.values = [0] * 6 + [1, 0, 0]
-    state.position.update(silk=0, nutmeg=0)
-    state.spaces.update(spaces)
-    state.crew["jade"] = [0]
-    state.position["jade"] = 13
-    state.cash[0] = 0
+    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), dice=[0] * 6 + [1, 0, 0])
+    state.setup_position(
+        position={"jade": 13, "silk": 0, "nutmeg": 0},
+        spaces={**state.spaces, **spaces},
+        crew={**state.crew, "jade": [0]},
+        cash=with_seat(state.cash, 0, 0),
+    )
     everyone_passes(state)
     # jade docks (shipyards A and B get silk and nutmeg): +36, then pays 6 + 8.
     assert state.cash[0] == 36 - 14 and sum(state.mortgaged[0].values()) == 0
@@ -554,15 +564,16 @@ def test_docked_goods_rise_one_step(positions, rises):
 
 # -- the end -------------------------------------------------------------------------------
 def test_the_game_ends_after_the_voyage_in_which_a_price_reaches_30():
-    state = at_placement(4, loaded=("jade", "silk", "nutmeg"))
-    state.rng.values = [0] * 6 + [1, 0, 0]
-    state.prices["jade"] = 3
-    state.position["jade"] = 13
+    state = at_placement(4, loaded=("jade", "silk", "nutmeg"), dice=[0] * 6 + [1, 0, 0])
+    state.setup_position(
+        prices={**state.prices, "jade": 3},
+        position={**state.position, "jade": 13},
+    )
     set_shares(state, 0, {"jade": 2}, {"silk": 1})
     set_shares(state, 1, {"jade": 1, "nutmeg": 1})
     set_shares(state, 2, {}, {})
     set_shares(state, 3, {"silk": 2})
-    state.cash = [30, 45, 90, 90]
+    state.setup_position(cash=[30, 45, 90, 90])
     everyone_passes(state)
     assert state.is_over() and state.current_player() is None and state.legal_actions() == []
     # Fortune: cash + shares at market price - 15 per mortgaged share.

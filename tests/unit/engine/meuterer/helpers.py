@@ -31,25 +31,29 @@ def position(
     `hands` are space-separated card names per seat; `deck` lists the next
     cards to be drawn, first drawn first. Cards in neither go to the discards
     (or, when `deck` is None, to the bottom of the deck), so all 36 exist.
+    Built with `State.setup_position`, the engine's one set-up hook.
     """
     state = MeutererState(len(hands), seed)
-    state.hands = [hand.split() for hand in hands]
-    rest = Counter(DECK) - Counter(card for hand in state.hands for card in hand)
+    hands = [hand.split() for hand in hands]
+    rest = Counter(DECK) - Counter(card for hand in hands for card in hand)
     if deck is None:
-        state.deck = sorted(rest.elements())
-        state.discards = []
+        pile, discards = sorted(rest.elements()), []
     else:
-        state.deck = list(reversed(deck))
-        rest -= Counter(deck)
-        state.discards = sorted(rest.elements())
-    assert Counter(state.deck + state.discards + [c for h in state.hands for c in h]) == DECK
-    state.captain = captain
-    state.ship = ship
-    state.active = sorted(active)
-    state.round = round
-    if scores is not None:
-        state.scores = list(scores)
-    state._start_round()
+        pile = list(reversed(deck))
+        discards = sorted((rest - Counter(deck)).elements())
+    assert Counter(pile + discards + [c for h in hands for c in h]) == DECK
+    fields = {"scores": list(scores)} if scores is not None else {}
+    # Set before the promise, the round restarts from these fields (captain on move).
+    state.setup_position(
+        hands=hands,
+        deck=pile,
+        discards=discards,
+        captain=captain,
+        ship=ship,
+        active=sorted(active),
+        round=round,
+        **fields,
+    )
     return state
 
 
