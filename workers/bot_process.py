@@ -75,6 +75,10 @@ class BotProcess:
         self._pauses = 0
         self.paused = False
         self.last_cpu_ms: float | None = None  # CPU time of the last `ask`, from the group
+        # The group's CPU counter when the bot last answered: one read a move, as the
+        # counter cannot move while the bot is paused, and what it uses awake between
+        # two of its own moves is its own thinking (the runner's time is not in it).
+        self._cpu_mark: int | None = None  # None until its first move: start-up is not a move
         self._oom_kills = host.group.oom_kills() if host.group else 0
         self._stdin = open(stdin, "wb")  # noqa: SIM115 - closed by kill()
         self._out_fd, self._err_fd = stdout, stderr
@@ -132,7 +136,8 @@ class BotProcess:
         if self.pending_output():
             raise BotFault("invalid", "wrote to stdout when it was not asked to")
         group = self._host.group
-        cpu_before = group.cpu_ns() if group else 0
+        if group and self._cpu_mark is None:
+            self._cpu_mark = group.cpu_ns()
         began = time.perf_counter()
         # A message that fits the pipe is written while the bot is still stopped, so
         # SIGCONT wakes it once with its input waiting; a larger one would block.
@@ -146,7 +151,8 @@ class BotProcess:
         line = self.read_line(timeout_s)
         elapsed = (time.perf_counter() - began) * 1000
         if group:
-            self.last_cpu_ms = (group.cpu_ns() - cpu_before) / 1e6
+            mark, self._cpu_mark = self._cpu_mark, group.cpu_ns()
+            self.last_cpu_ms = (self._cpu_mark - mark) / 1e6
         return line, elapsed
 
     def pending_output(self) -> bool:
