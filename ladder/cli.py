@@ -144,9 +144,7 @@ def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsaf
     """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
     from ladder.play import Plan
     from ladder.play import play as run_play
-    from workers import SandboxUnavailable
-    from workers.limits import Limits
-    from workers.staging import resolve
+    from workers import Limits, SandboxUnavailable, resolve
 
     if game not in engine.game_names():
         raise click.BadParameter(

@@ -25,6 +25,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from workers import STATUSES
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -36,7 +38,7 @@ NAMING = {
 VERSION_STATES = ("pending", "validating", "active", "failed", "retired")
 MATCH_STATES = ("queued", "running", "finished", "failed")
 MAX_ID = 2**31 - 1  # ids are 32-bit integers in PostgreSQL
-SEAT_STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
+SEAT_STATUSES = STATUSES  # defined once, by the runner that gives them
 
 
 def utcnow() -> datetime:

@@ -16,10 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from workers import close_pools
-from workers.limits import Limits
-from workers.match import run_match
-from workers.staging import BotSource
+from workers import BotSource, Limits, close_pools, run_match
 
 
 @dataclass

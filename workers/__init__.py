@@ -18,13 +18,18 @@ from workers.limits import Limits
 from workers.match import STATUSES, run_job, run_match
 from workers.pool import close_pools
 from workers.sandbox import SandboxUnavailable
+from workers.staging import BotSource, house_bots, house_file, resolve
 
 __all__ = [
     "STATUSES",
+    "BotSource",
     "Limits",
     "SandboxUnavailable",
     "close_pools",
+    "house_bots",
+    "house_file",
     "isolation",
+    "resolve",
     "run_job",
     "run_match",
 ]

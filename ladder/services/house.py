@@ -18,7 +18,7 @@ import engine
 from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
-from workers.staging import house_bots, house_file
+from workers import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -30,10 +30,7 @@ from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import storage
 from ladder.services.errors import Conflict
-from workers import SandboxUnavailable
-from workers.limits import Limits
-from workers.match import run_job
-from workers.staging import house_file
+from workers import Limits, SandboxUnavailable, house_file, run_job
 
 log = logging.getLogger(__name__)
 

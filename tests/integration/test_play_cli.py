@@ -49,9 +49,11 @@ def test_json_lines_are_the_fixed_shape_deterministic_and_replayable(game):
 
 
 def without_timings(line: str) -> dict:
-    """A --json line minus its wall-clock timings, the only part that may differ run to run."""
+    """A --json line minus its timings (wall clock and CPU), the only part that may differ
+    run to run."""
     match = json.loads(line)
     del match["replay"]["decision_ms"]
+    del match["replay"]["decision_cpu_ms"]
     return match
 
 
