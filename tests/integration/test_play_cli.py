@@ -107,7 +107,7 @@ def test_every_sandbox_ends_with_the_command(game, jobs):
             capture_output=True, text=True, timeout=120, env=env,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
-        assert sorted(p.name for p in tmp.iterdir()) == ["tradewinds-cpus"]
+        assert sorted(p.name for p in tmp.iterdir()) == ["tradewinds-locks"]  # claims stay
         assert live_processes_with(str(tmp)) == []
     finally:
         shutil.rmtree(tmp)
