@@ -241,3 +241,17 @@ def test_an_equal_action_of_other_types_is_applied_as_the_engines_own(name):
             return
         state.apply(legal[0])
     pytest.skip(f"{name} never offered an action with an integer")
+
+
+@pytest.mark.parametrize("name", engine.game_names())
+def test_setup_position_takes_public_fields_only_and_drops_the_cached_legal_list(name):
+    game = engine.get_game(name)
+    state = game.new_game(game.min_players, seed=2)
+    before = state.legal_actions()
+    with pytest.raises(AttributeError, match="no public field '_legal_cache'"):
+        state.setup_position(_legal_cache=None)
+    with pytest.raises(AttributeError, match="no public field 'no_such_field'"):
+        state.setup_position(no_such_field=1)
+    assert state.legal_actions() == before  # a refused set-up changes nothing
+    state.setup_position(seed=state.seed)  # a public field: taken, and nothing else moves
+    assert state.legal_actions() == before
