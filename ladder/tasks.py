@@ -83,7 +83,7 @@ def schedule() -> dict:
     again = work.requeue_stale(db.session, config, leases.held)
     created = work.schedule_ladder(db.session, config, random.Random())
     if created or any(again.values()):
-        log.info("scheduled", extra={"created": created, "requeued": again})
+        log.info("scheduled", extra={"new_matches": created, "requeued": again})
     return {"created": created, "requeued": again}
 
 
