@@ -10,7 +10,7 @@ import pytest
 import engine
 from workers.staging import house_file
 
-HOUSE = Path(__file__).resolve().parents[2] / "bots" / "house"
+HOUSE = Path(__file__).resolve().parents[3] / "bots" / "house"
 GAMES = engine.game_names()
 
 
