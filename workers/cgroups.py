@@ -244,7 +244,7 @@ def _v1_tree() -> Tree | None:
         base = mounts[controller] / own.get(controller, "/").lstrip("/") / BASE_NAME
         base.mkdir(exist_ok=True)
         bases[controller] = base
-    return Tree(1, bases)
+    return _writable(Tree(1, bases))
 
 
 def _v2_tree() -> Tree | None:
@@ -260,7 +260,14 @@ def _v2_tree() -> Tree | None:
         _write(base.parent / "cgroup.subtree_control", wanted)
     base.mkdir(exist_ok=True)
     _write(base / "cgroup.subtree_control", wanted)
-    return Tree(2, {c: base for c in (*V2_CONTROLLERS, "cpuacct")})
+    return _writable(Tree(2, {c: base for c in (*V2_CONTROLLERS, "cpuacct")}))
+
+
+def _writable(tree: Tree) -> Tree:
+    """`tree` if this process can make a group in it (another user may own the folders)."""
+    probe = tree.group(f"{os.getpid()}-probe")
+    probe.remove()
+    return tree
 
 
 @functools.cache
