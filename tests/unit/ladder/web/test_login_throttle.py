@@ -11,7 +11,7 @@ from ladder import create_app
 from ladder.models import LoginFailure, utcnow
 from ladder.services import accounts
 from ladder.services.errors import RateLimited
-from tests.unit.web.conftest import csrf_token, make_user
+from tests.unit.ladder.conftest import csrf_token, make_user
 
 LIMITS = {
     "LOGIN_WINDOW_S": 900,

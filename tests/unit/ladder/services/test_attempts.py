@@ -18,7 +18,7 @@ from sqlalchemy import inspect as sa_inspect
 from ladder.models import BotVersion, Match, Rating, RatingHistory, utcnow
 from ladder.services import bots, matches, work
 from ladder.staff_cli import set_staff
-from tests.unit.web.conftest import BOT_SOURCE, login, make_active_bot, make_user
+from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import engine
 from ladder.models import BotVersion, Match, Rating, User, utcnow
 from ladder.services import matches, work
 from ladder.services.house import house_files, seed_house_bots
-from tests.unit.web.conftest import make_active_bot, make_user
+from tests.unit.ladder.conftest import make_active_bot, make_user
 
 
 def three_owners(session, config):

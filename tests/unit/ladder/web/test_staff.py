@@ -19,7 +19,7 @@ from ladder.models import BotVersion, Match, User, utcnow
 from ladder.services import bots, matches
 from ladder.services.status import ladder_status
 from ladder.staff_cli import set_staff
-from tests.unit.web.conftest import BOT_SOURCE, login, make_active_bot
+from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot
 
 FAULT = "Fault: act() raised ZeroDivisionError on move 2"
 

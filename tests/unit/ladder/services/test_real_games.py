@@ -9,7 +9,7 @@ import pytest
 import engine
 from ladder.models import Match
 from ladder.services import matches, storage
-from tests.unit.web.conftest import make_active_bot, make_user
+from tests.unit.ladder.conftest import make_active_bot, make_user
 
 GAMES = ["toyrace", *engine.game_names()]
 

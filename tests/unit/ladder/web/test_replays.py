@@ -14,9 +14,9 @@ from werkzeug.test import encode_multipart
 
 import engine
 from ladder.services import matches, replays
-from tests.unit.web.conftest import login, make_active_bot
-from tests.unit.web.test_replays_service import played
-from tests.unit.web.test_services import outcome_for
+from tests.unit.ladder.conftest import login, make_active_bot
+from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.services.test_replays import played
 
 
 def stored_match(session, config, owners, game="manila", seed=11):

@@ -14,7 +14,7 @@ from ladder import ratings
 from ladder.models import Bot, BotVersion, Match, Rating, RatingHistory
 from ladder.services import accounts, bots, matches, storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
-from tests.unit.web.conftest import BOT_SOURCE, make_active_bot, make_user
+from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
 
 
 def outcome_for(match: Match, ranks, statuses=None, scores=None) -> dict:

@@ -19,7 +19,7 @@ BOT_SOURCE = b"import random\n\n\ndef act(view, legal):\n    return random.choic
 @pytest.fixture(autouse=True)
 def toy_game(monkeypatch):
     """Register the toy game for the test (the real games may not exist yet)."""
-    monkeypatch.setitem(engine._GAMES, "toyrace", "tests.unit.web.toygame")
+    monkeypatch.setitem(engine._GAMES, "toyrace", "tests.unit.ladder.toygame")
     return "toyrace"
 
 

@@ -16,8 +16,8 @@ import engine
 from ladder.api.openapi import document
 from ladder.models import BotVersion, Match
 from ladder.services import accounts, matches
-from tests.unit.web.conftest import BOT_SOURCE, make_active_bot, make_user
-from tests.unit.web.test_services import outcome_for
+from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
+from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
 
 @pytest.fixture
