@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from ladder.matchsim import STRATEGIES, make_bots, simulate
+from bench.matchsim import STRATEGIES, make_bots, simulate
 
 
 def main() -> None:

@@ -27,9 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert
 
 import engine
-from ladder import ratings, schema
+from ladder import schema
 from ladder.extensions import make_engine
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
+from ladder.ranking import ratings
 
 BATCH = 20_000
 

@@ -11,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import dispatch, ratings
+from ladder import dispatch
 from ladder.models import MAX_ID, Bot, BotVersion, Rating, User, utcnow
+from ladder.ranking import ratings
 from ladder.services import storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.uploads import BadUpload, Limits, check_bot_file

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import dispatch, ratings
+from ladder import dispatch
 from ladder.models import (
     SEAT_STATUSES,
     BotVersion,
@@ -26,6 +26,7 @@ from ladder.models import (
     User,
     utcnow,
 )
+from ladder.ranking import ratings
 from ladder.services import storage
 from ladder.services.bots import check_game, get_version, valid_id
 from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError

@@ -10,8 +10,8 @@ from datetime import datetime
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ladder import ratings
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
+from ladder.ranking import ratings
 
 HISTORY_POINTS = 500
 RECENT_MATCHES = 20

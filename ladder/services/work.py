@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder import dispatch
-from ladder.matchmaking import Candidate, make_table
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User, utcnow
+from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import storage

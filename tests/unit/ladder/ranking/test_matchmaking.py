@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from ladder.matchmaking import Candidate, make_table
-from ladder.matchsim import kendall_tau, make_bots, simulate, uniform_table
+from bench.matchsim import kendall_tau, make_bots, simulate, uniform_table
+from ladder.ranking.matchmaking import Candidate, make_table
 
 
 def bot(version_id, owner_id=None, mu=25.0, sigma=1.0, games=10, house=False):

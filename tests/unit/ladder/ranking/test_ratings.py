@@ -2,7 +2,7 @@
 
 import pytest
 
-from ladder.ratings import MU, SIGMA, Skill, conservative, rate
+from ladder.ranking.ratings import MU, SIGMA, Skill, conservative, rate
 
 
 def test_fresh_skill_is_zero_conservative():

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ladder import ratings
 from ladder.models import Bot, BotVersion, Match, Rating, RatingHistory
+from ladder.ranking import ratings
 from ladder.services import accounts, bots, matches, storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user

@@ -15,7 +15,7 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ladder.ratings import BETA
+from ladder.ranking.ratings import BETA
 
 # The window's half-width is this many "spreads" (see `_spread`), drawn uniformly.
 WINDOW_RANGE = (0.5, 2.0)

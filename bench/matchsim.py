@@ -2,7 +2,7 @@
 
 Each simulated match seats a table chosen by a strategy, ranks the seats by
 true strength plus Gaussian performance noise (the model TrueSkill assumes),
-and rates them with `ladder.ratings.rate`. We count how many matches pass
+and rates them with `ladder.ranking.ratings.rate`. We count how many matches pass
 before the leaderboard (by μ − 3σ) orders the bots like their true strengths.
 """
 
@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ladder.matchmaking import Candidate, make_table
-from ladder.ratings import BETA, MU, Skill, rate
+from ladder.ranking.matchmaking import Candidate, make_table
+from ladder.ranking.ratings import BETA, MU, Skill, rate
 
 # A strategy takes the candidates, min and max players and an rng; it returns a table.
 Strategy = Callable[[Sequence[Candidate], int, int, random.Random], list[int] | None]
