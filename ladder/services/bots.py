@@ -16,7 +16,7 @@ from ladder.models import MAX_ID, Bot, BotVersion, Rating, User, utcnow
 from ladder.ranking import ratings
 from ladder.services import storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
-from ladder.uploads import BadUpload, Limits, check_bot_file
+from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 
 BOT_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,60}$")
 LIVE_STATES = ("pending", "validating", "active")
@@ -79,7 +79,7 @@ def upload_version(
         raise ServiceError("a bot name is 1 to 60 characters, without control characters")
     _check_rate(session, user, config["UPLOADS_PER_HOUR"])
     try:
-        checked = check_bot_file(filename, data, Limits.from_config(config))
+        checked = check_bot_file(filename, data, UploadLimits.from_config(config))
     except BadUpload as exc:
         raise ServiceError(str(exc)) from None
     bot = session.scalar(

@@ -8,9 +8,9 @@ import zipfile
 
 import pytest
 
-from ladder.uploads import BadUpload, Limits, check_bot_file
+from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 
-LIMITS = Limits(max_bytes=64 * 1024, max_unzipped_bytes=256 * 1024, max_files=10)
+LIMITS = UploadLimits(max_bytes=64 * 1024, max_unzipped_bytes=256 * 1024, max_files=10)
 GOOD = b"def act(view, legal):\n    return legal[0]\n"
 
 

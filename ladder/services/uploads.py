@@ -22,13 +22,15 @@ class BadUpload(ValueError):
 
 
 @dataclass(frozen=True)
-class Limits:
+class UploadLimits:
+    """How large an upload may be, packed and unpacked, and how many files a zip may hold."""
+
     max_bytes: int
     max_unzipped_bytes: int
     max_files: int
 
     @classmethod
-    def from_config(cls, config) -> Limits:
+    def from_config(cls, config) -> UploadLimits:
         return cls(config["MAX_BOT_BYTES"], config["MAX_UNZIPPED_BYTES"], config["MAX_ZIP_FILES"])
 
 
@@ -39,7 +41,7 @@ class CheckedFile:
     sha256: str
 
 
-def check_bot_file(filename: str, data: bytes, limits: Limits) -> CheckedFile:
+def check_bot_file(filename: str, data: bytes, limits: UploadLimits) -> CheckedFile:
     """Accept a `.py` bot or a `.zip` with `bot.py` at its root; BadUpload otherwise."""
     name = (filename or "").strip()
     if not name:
@@ -89,7 +91,7 @@ def _top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _check_zip(data: bytes, limits: Limits) -> None:
+def _check_zip(data: bytes, limits: UploadLimits) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
