@@ -48,7 +48,7 @@ def create_app(config: dict | None = None) -> Flask:
     login_manager.login_view = "accounts.login"
 
     from ladder import api, errors, views
-    from ladder.celery_app import celery_init_app
+    from ladder.jobs.celery_app import celery_init_app
 
     views.register_converters(app)
     views.register(app)

@@ -94,14 +94,14 @@ def web_command(bind: str, workers: int) -> list[str]:
 
 def worker_command(concurrency: int) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.worker_app", "worker", "--concurrency", str(concurrency),
+        "celery", "-A", "ladder.jobs.worker_app", "worker", "--concurrency", str(concurrency),
         "--loglevel", "INFO", "--without-mingle", "--without-gossip",
     )  # fmt: skip
 
 
 def beat_command(var: Path) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.worker_app", "beat", "--loglevel", "INFO",
+        "celery", "-A", "ladder.jobs.worker_app", "beat", "--loglevel", "INFO",
         "--schedule", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 

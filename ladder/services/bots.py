@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import dispatch
+from ladder.jobs import dispatch
 from ladder.models import MAX_ID, Bot, BotVersion, Rating, User, utcnow
 from ladder.ranking import ratings
 from ladder.services import storage

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import dispatch
+from ladder.jobs import dispatch
 from ladder.models import (
     SEAT_STATUSES,
     BotVersion,

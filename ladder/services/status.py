@@ -21,7 +21,7 @@ from ladder.models import Bot, BotVersion, Match, utcnow
 
 log = logging.getLogger(__name__)
 
-# Each worker keeps WORKER_KEY + its name set in Redis (ladder.heartbeat), expiring
+# Each worker keeps WORKER_KEY + its name set in Redis (ladder.jobs.heartbeat), expiring
 # WORKER_FORGET_S after its last beat.
 WORKER_KEY = "tradewinds:worker:"
 WORKER_BEAT_S = 5

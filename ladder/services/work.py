@@ -1,6 +1,6 @@
 """What a worker does: validate a version, play a match, keep the ladder busy.
 
-Plain functions of (session, config, id); the Celery tasks in `ladder.tasks`
+Plain functions of (session, config, id); the Celery tasks in `ladder.jobs.tasks`
 only call them. A bot's misbehaviour is a result (a status and a log), never
 an exception. What raises here either is infrastructure (database, Redis,
 sandbox, disk: the work goes back where it was and the task retries) or is a
@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import dispatch
+from ladder.jobs import dispatch
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User, utcnow
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service

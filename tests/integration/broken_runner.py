@@ -4,7 +4,7 @@ The one fake in those tests is the failure itself: `ladder.services.work.run_job
 (what plays validations and matches) raises the error named by BROKEN_RUNNER;
 everything else (Redis, Celery, retries, leases, the scheduler) is real.
 
-    python -m tests.integration.broken_runner -A ladder.worker_app worker ...
+    python -m tests.integration.broken_runner -A ladder.jobs.worker_app worker ...
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def test_bad_integer_setting_is_named():
 def test_dispatch_calls_the_hook_and_refuses_unknown_work():
     import pytest
 
-    from ladder import dispatch
+    from ladder.jobs import dispatch
 
     calls = []
     dispatch.notify({"DISPATCH": lambda kind, ident: calls.append((kind, ident))}, "match", 3)

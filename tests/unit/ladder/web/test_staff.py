@@ -234,7 +234,7 @@ def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice, url, 
 
 # -- worker heartbeats ----------------------------------------------------------------------
 def test_a_heartbeat_names_its_workers_isolation():
-    from ladder.heartbeat import beat_value
+    from ladder.jobs.heartbeat import beat_value
     from ladder.services.status import _worker
 
     value = beat_value({"mode": "cgroup-v2", "warning": None}).encode()
@@ -272,7 +272,7 @@ def test_workers_on_signals_only_are_warned_about():
 
 def test_the_heartbeat_goes_on_when_probing_isolation_fails(monkeypatch):
     import workers
-    from ladder import heartbeat
+    from ladder.jobs import heartbeat
 
     def broken():
         raise PermissionError("cgroup.procs")

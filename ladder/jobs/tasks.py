@@ -18,7 +18,7 @@ from celery.signals import worker_process_shutdown
 from flask import current_app
 
 from ladder.extensions import db
-from ladder.leases import Leases
+from ladder.jobs.leases import Leases
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import work

@@ -1,4 +1,4 @@
-"""The Celery app a worker or beat process loads: `celery -A ladder.worker_app`.
+"""The Celery app a worker or beat process loads: `celery -A ladder.jobs.worker_app`.
 
 Made at import, like Flask's Celery example's `make_celery.py`, so that the
 worker's tasks run inside this Flask app's context.

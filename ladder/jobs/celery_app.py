@@ -46,7 +46,7 @@ def celery_init_app(app: Flask) -> Celery:
         },
         timezone="UTC",
     )
-    from ladder.heartbeat import WorkerHeartbeat
+    from ladder.jobs.heartbeat import WorkerHeartbeat
 
     celery.steps["worker"].add(WorkerHeartbeat)
     celery.set_default()
@@ -54,6 +54,6 @@ def celery_init_app(app: Flask) -> Celery:
     if app.config.get("REDIS_URL"):
         app.config["DISPATCH"] = lambda kind, ident: celery.send_task(TASKS[kind], args=[ident])
     # Register the tasks with this app.
-    from ladder import tasks  # noqa: F401
+    from ladder.jobs import tasks  # noqa: F401
 
     return celery

@@ -1,10 +1,10 @@
 """The seam between the web process and the workers.
 
 A service that creates work (a version to validate, a match to play) stores
-it in the database in its waiting state and calls `notify`. Until the Celery
-wiring exists nothing listens and the work simply waits; the Celery issue
-sets `app.config["DISPATCH"]` to a callable `(kind, ident)` that queues the
-task, and that task calls the services named below.
+it in the database in its waiting state and calls `notify`. Without a broker
+(no REDIS_URL) nothing listens and the work simply waits; with one,
+`ladder.jobs.celery_app` sets `app.config["DISPATCH"]` to a callable
+`(kind, ident)` that queues the task, and that task calls the services below.
 
 - kind "validate", ident = BotVersion.id:
   `services.bots.start_validation`, then `services.bots.finish_validation`.
