@@ -10,7 +10,7 @@ import importlib
 
 from engine.core import Game, IllegalAction, State
 
-__all__ = ["Game", "IllegalAction", "State", "game_names", "get_game", "replay"]
+__all__ = ["Game", "IllegalAction", "State", "game_names", "get_game", "replay", "replay_start"]
 
 # name -> module that defines GAME; one line per game.
 _GAMES: dict[str, str] = {
@@ -34,17 +34,32 @@ def get_game(name: str) -> Game:
     return importlib.import_module(module).GAME
 
 
-def replay(record: dict) -> State:
-    """Rebuild the final state of a replay record by re-applying its actions.
+def replay_start(record: dict) -> State:
+    """The state a replay record starts from, playing the rules of the record's version.
 
-    Raises ValueError for a record of another engine version or whose actions
-    were not played by the seats it names, IllegalAction for an illegal action.
+    A record of the current version, or of one listed in the game's `replays`,
+    starts a state of that version (old records keep their old rules); a record
+    without `engine_version` plays the current rules. Raises ValueError for any
+    other version, saying which versions this engine replays.
     """
     game = get_game(record["game"])
     version = record.get("engine_version")
     if version is not None and version != game.version and version not in game.replays:
-        raise ValueError(f"record is for {record['game']} engine {version}, not {game.version}")
-    state = game.new_game(record["players"], seed=record["seed"], options=record.get("options"))
+        raise ValueError(game.version_error(version))
+    return game.new_game(
+        record["players"], seed=record["seed"], options=record.get("options"), version=version
+    )
+
+
+def replay(record: dict) -> State:
+    """Rebuild the final state of a replay record by re-applying its actions.
+
+    The record is played under the rules of its own engine version (see
+    `replay_start`). Raises ValueError for a version this engine cannot replay
+    or actions not played by the seats they name, IllegalAction for an illegal
+    action.
+    """
+    state = replay_start(record)
     for i, (seat, action) in enumerate(record["actions"]):
         if seat != state.current_player():
             raise ValueError(

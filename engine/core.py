@@ -79,11 +79,19 @@ class State:
     """
 
     game_name: str = ""
+    # The current rules version; a state may play an older one (`version`).
     engine_version: str = ""
     # The keys of a view that only its own seat may know; `spectate` shows them per seat.
     private_view_keys: tuple[str, ...] = ()
 
-    def __init__(self, num_players: int, seed: int, options: dict | None) -> None:
+    def __init__(
+        self, num_players: int, seed: int, options: dict | None, version: str | None = None
+    ) -> None:
+        # The rules version this state plays: the current one, or an older one a
+        # replay of an old record asks for (`Game.new_game(..., version=)` checks it).
+        # Private, so `setup_position` cannot change it; the game branches on it
+        # only where a correction changed behaviour.
+        self._version = version or self.engine_version
         self.num_players = num_players
         self.seed = seed
         self.options = dict(options or {})
@@ -94,6 +102,11 @@ class State:
         self.log: list[dict] = []
         self._seen = [0] * num_players
         self._legal_cache: list[Action] | None = None
+
+    @property
+    def version(self) -> str:
+        """The rules version this state plays (its records say so)."""
+        return self._version
 
     # -- hooks for the game ------------------------------------------------
     def current_player(self) -> int | None:
@@ -131,7 +144,8 @@ class State:
             for k, v in views[0].items()
             if k not in ("seat", "events", *self.private_view_keys)
         }
-        private = [{k: v[k] for k in self.private_view_keys} for v in views]
+        # An older rules version's view may lack a key a later version added.
+        private = [{k: v[k] for k in self.private_view_keys if k in v} for v in views]
         return {**public, "seat": None, "spectator": True, "private": private}
 
     def hidden_variant(self, seat: int, seed: int) -> State:
@@ -214,7 +228,7 @@ class State:
         """The replay record: plain JSON that `engine.replay` turns back into this state."""
         return {
             "game": self.game_name,
-            "engine_version": self.engine_version,
+            "engine_version": self._version,
             "seed": self.seed,
             "players": self.num_players,
             "options": dict(self.options),
@@ -263,16 +277,32 @@ class Game:
     version: str
     factory: Callable[[int, int, dict], State]
     option_defaults: dict
-    # Older engine versions whose records this one replays move for move (a change
-    # that no recorded game could have reached, like a new round limit).
+    # Older engine versions whose records this one still replays: `new_game(...,
+    # version=v)` starts a state that plays version v's rules (the game branches on
+    # its state's `version` where a correction changed them), or plays them
+    # unchanged when no recorded game could have reached the change.
     replays: tuple[str, ...] = ()
     # Optional: the static data a replay viewer needs to draw this game beyond its
     # frames (a map, say), as plain JSON; None when the frames are enough. The same
     # every call, so callers may cache it; games are free of any viewer's code.
     drawing: Callable[[], dict] | None = None
 
-    def new_game(self, num_players: int, seed: int = 0, options: dict | None = None) -> State:
-        """Start a game; rejects a bad player count or an unknown option."""
+    def new_game(
+        self,
+        num_players: int,
+        seed: int = 0,
+        options: dict | None = None,
+        *,
+        version: str | None = None,
+    ) -> State:
+        """Start a game; rejects a bad player count, an unknown option or version.
+
+        `version` (keyword only) is the rules version to play: None or the
+        current `version` for a new game, one of `replays` to rebuild an old
+        record with the rules it was played under.
+        """
+        if version is not None and version != self.version and version not in self.replays:
+            raise ValueError(self.version_error(version))
         if not isinstance(num_players, int) or not (
             self.min_players <= num_players <= self.max_players
         ):
@@ -292,4 +322,14 @@ class Game:
                     f"option {key!r} must be {type(merged[key]).__name__}, not {value!r}"
                 )
             merged[key] = value
-        return self.factory(num_players, seed, merged)
+        if version is None or version == self.version:
+            return self.factory(num_players, seed, merged)
+        return self.factory(num_players, seed, merged, version=version)
+
+    def version_error(self, version: object) -> str:
+        """Why a record of `version` cannot be replayed by this engine."""
+        older = ", ".join(self.replays) if self.replays else "no older version"
+        return (
+            f"cannot replay a {self.name} record of engine version {version!r}:"
+            f" this engine plays {self.version} and replays {older}"
+        )

@@ -35,8 +35,10 @@ class CaravelasState(State):
     engine_version = "caravelas-2"
     private_view_keys = ("movement", "discovery_cards", "drawn")
 
-    def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
-        super().__init__(num_players, seed, options)
+    def __init__(
+        self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
+    ) -> None:
+        super().__init__(num_players, seed, options, version)
         n = num_players
         self.pos = [data.LISBOA_ID] * n
         self.score = [0] * n

@@ -26,8 +26,10 @@ class ManilaState(State):
     engine_version = VERSION
     private_view_keys = ("my_shares", "my_mortgaged")
 
-    def __init__(self, num_players: int, seed: int, options: dict) -> None:
-        super().__init__(num_players, seed, options)
+    def __init__(
+        self, num_players: int, seed: int, options: dict, version: str | None = None
+    ) -> None:
+        super().__init__(num_players, seed, options, version)
         n = num_players
         self.cash = [D.START_CASH] * n
         self.bank = 0  # net pesos the bank has received (negative: paid out)

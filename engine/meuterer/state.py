@@ -43,8 +43,10 @@ class MeutererState(State):
     engine_version = "meuterer-1"
     private_view_keys = ("hand", "character", "available_characters")
 
-    def __init__(self, num_players: int, seed: int, options: dict | None = None) -> None:
-        super().__init__(num_players, seed, options)
+    def __init__(
+        self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
+    ) -> None:
+        super().__init__(num_players, seed, options, version)
         n = num_players
         self.rounds = ROUNDS[n]
         self.round = 1

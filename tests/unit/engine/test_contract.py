@@ -42,9 +42,18 @@ def _snapshot(state):
     )
 
 
-def _play(name, n, seed, choice_seed, *, every_step=None):
+def _old_versions():
+    """Every (game, older version it replays), with the smallest and largest table."""
+    for name in engine.game_names():
+        game = engine.get_game(name)
+        for version in game.replays:
+            for n in sorted({game.min_players, game.max_players}):
+                yield pytest.param(name, version, n, id=f"{name}-{version}-{n}p")
+
+
+def _play(name, n, seed, choice_seed, *, every_step=None, version=None):
     """Play random legal moves to the end; call every_step(state, legal) before each move."""
-    state = engine.get_game(name).new_game(n, seed=seed)
+    state = engine.get_game(name).new_game(n, seed=seed, version=version)
     chooser = random.Random(choice_seed)
     steps = 0
     while not state.is_over():
@@ -255,3 +264,64 @@ def test_setup_position_takes_public_fields_only_and_drops_the_cached_legal_list
     assert state.legal_actions() == before  # a refused set-up changes nothing
     state.setup_position(seed=state.seed)  # a public field: taken, and nothing else moves
     assert state.legal_actions() == before
+
+
+# -- rules versions: old records replay under their own rules ----------------------
+@pytest.mark.parametrize(("name", "version", "n"), list(_old_versions()))
+def test_an_older_version_plays_hides_and_replays_as_itself(name, version, n):
+    """A state of an older version keeps the contract and its records rebuild it."""
+    chooser = random.Random(n)
+    views = []
+
+    def check(state, legal):
+        views.append([state.view(k) for k in range(n)])
+        if chooser.random() < 0.1:
+            for seat in range(n):
+                variant = state.hidden_variant(seat, chooser.randrange(1 << 30))
+                assert variant.view(seat) == state.view(seat)
+                assert variant.version == version
+
+    final = _play(name, n, 4, 4, every_step=check, version=version)
+    assert final.version == version
+    record = json.loads(json.dumps(final.record()))
+    assert record["engine_version"] == version
+    assert engine.replay(record).result() == final.result()
+    state = engine.replay_start(record)
+    assert state.version == version and state.history == []
+    for i, (_seat, action) in enumerate(record["actions"]):
+        assert [state.view(k) for k in range(n)] == views[i]
+        state.apply(action)
+    full = final.spectate()  # a view without a later version's private key
+    assert json.loads(json.dumps(full)) == full
+
+
+@pytest.mark.parametrize("name", engine.game_names())
+def test_a_version_this_engine_cannot_replay_is_refused_with_a_clear_message(name):
+    game = engine.get_game(name)
+    record = _play(name, game.min_players, 3, 3).record()
+    unknown = f"{name}-0"
+    for version in (unknown, "not-a-version", 7):
+        with pytest.raises(ValueError) as refused:
+            engine.replay({**record, "engine_version": version})
+        message = str(refused.value)
+        assert repr(version) in message and game.version in message
+        assert all(old in message for old in game.replays)
+        with pytest.raises(ValueError, match="cannot replay"):
+            engine.replay_start({**record, "engine_version": version})
+    with pytest.raises(ValueError, match=unknown):
+        game.new_game(game.min_players, seed=1, version=unknown)
+
+
+@pytest.mark.parametrize("name", engine.game_names())
+def test_the_current_version_is_the_default_and_a_record_without_one_plays_it(name):
+    game = engine.get_game(name)
+    assert game.version not in game.replays
+    state = game.new_game(game.min_players, seed=2)
+    assert state.version == game.version == state.record()["engine_version"]
+    same = game.new_game(game.min_players, seed=2, version=game.version)
+    assert same.version == game.version and same.view(0) == state.view(0)
+    record = _play(name, game.min_players, 2, 2).record()
+    del record["engine_version"]
+    assert engine.replay(record).version == game.version
+    with pytest.raises(AttributeError):
+        state.setup_position(_version=game.replays[0] if game.replays else "x")
