@@ -4,7 +4,7 @@ Rules and action dicts are documented in RULES.md beside this file.
 """
 
 from engine.core import Game
-from engine.manila.state import VERSION, ManilaState
+from engine.manila.state import REPLAYS, VERSION, ManilaState
 
 GAME = Game(
     name="manila",
@@ -13,6 +13,7 @@ GAME = Game(
     version=VERSION,
     factory=ManilaState,
     option_defaults={"pirate_variant": False, "deal_from_all_shares": False},
+    replays=REPLAYS,
 )
 
 __all__ = ["GAME", "ManilaState"]

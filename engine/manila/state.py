@@ -13,7 +13,9 @@ from engine.core import State
 from engine.manila import data as D
 from engine.manila import scoring, view
 
-VERSION = "manila-1"
+VERSION = "manila-2"
+# Older versions this engine still replays with their own rules (RULES.md, "Versions").
+REPLAYS = ("manila-1",)
 
 # Phases where the player on move may also mortgage or redeem a share.
 MONEY_PHASES = frozenset({"auction", "buy", "place"})
@@ -30,6 +32,13 @@ class ManilaState(State):
         self, num_players: int, seed: int, options: dict, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
+        if self.version not in (VERSION, *REPLAYS):
+            raise ValueError(
+                f"manila plays {VERSION} and replays {', '.join(REPLAYS)}, not {version!r}"
+            )
+        # manila-1 let a player with no money and no unmortgaged share take the free
+        # insurance space and kept him off the boats while it was free (RULES.md).
+        self._v1_stowaways = self.version == "manila-1"
         n = num_players
         self.cash = [D.START_CASH] * n
         self.bank = 0  # net pesos the bank has received (negative: paid out)
@@ -215,6 +224,10 @@ class ManilaState(State):
 
     def _placements(self, seat: int) -> list[dict]:
         cap = self.capacity(seat)
+        if cap == 0 and not self._v1_stowaways:
+            # Manila, «Polizones»: with no money and no share to borrow on, a player
+            # may place only as a stowaway on a free boat seat, at no cost.
+            return [{"type": "place", "space": "boat", "good": g} for g in self._open_boats()]
         acts = [
             {"type": "place", "space": "boat", "good": g}
             for g in self._open_boats()
@@ -347,7 +360,7 @@ class ManilaState(State):
         if space == "boat":
             good = action["good"]
             cost = self.seat_cost(good)
-            if self.capacity(seat) < self._cheapest_cost():
+            if self._is_stowaway(seat):
                 self._transfer(seat, "bank", self.cash[seat], "stowaway")
                 self.emit("placed", seat=seat, space="boat", good=good, stowaway=True)
             else:
@@ -371,6 +384,16 @@ class ManilaState(State):
             for space in D.SPACES
             if (len(self.pirates) < 2 if space == "pirate" else self.spaces[space] is None)
         ]
+
+    def _is_stowaway(self, seat: int) -> bool:
+        """A boat seat taken by a player without the means to pay for any free space.
+
+        With nothing at all (no cash, no unmortgaged share) he is always one
+        (manila-2); otherwise only when every free space costs more than he can
+        raise (then he pays all his cash).
+        """
+        cap = self.capacity(seat)
+        return (cap == 0 and not self._v1_stowaways) or cap < self._cheapest_cost()
 
     def _cheapest_cost(self) -> int:
         """Cost of the cheapest free space or seat right now (a large number if none)."""

@@ -19,21 +19,30 @@ if TYPE_CHECKING:
 
 
 def build(state: ManilaState, seat: int) -> dict:
-    """The JSON view of `seat`: the public board plus its own shares."""
+    """The JSON view of `seat`: the public board plus its own shares.
+
+    From manila-2 on it also keeps what the seat was shown once in the event log
+    and may remember: which shares each seat bought openly, which crew boarded
+    as pirates and which boats are being plundered. Records of manila-1 rebuild
+    the manila-1 view.
+    """
+    remembers = state.version != "manila-1"
     boats = []
     for g in state.loaded:
-        boats.append(
-            {
-                "good": g,
-                "position": state.position.get(g),
-                "berth": state.berth[g],
-                "crew": list(state.crew[g]),
-                "free_seats": state.free_seats(g),
-                "next_seat_cost": state.seat_cost(g) if state.free_seats(g) else None,
-                "profit": D.PROFIT[g],
-            }
-        )
-    return {
+        boat = {
+            "good": g,
+            "position": state.position.get(g),
+            "berth": state.berth[g],
+            "crew": list(state.crew[g]),
+            "free_seats": state.free_seats(g),
+            "next_seat_cost": state.seat_cost(g) if state.free_seats(g) else None,
+            "profit": D.PROFIT[g],
+        }
+        if remembers:
+            boat["boarded"] = list(state.boarded[g])
+            boat["plundered"] = g in state.plundered
+        boats.append(boat)
+    out = {
         "game": "manila",
         "seat": seat,
         "players": state.num_players,
@@ -67,6 +76,9 @@ def build(state: ManilaState, seat: int) -> dict:
         "dice": dict(state.dice),
         "events": state.events_since_last_decision(seat),
     }
+    if remembers:
+        out["bought"] = [list(goods) for goods in state.bought]
+    return out
 
 
 def hidden_variant(state: ManilaState, seat: int, seed: int) -> ManilaState:

@@ -27,8 +27,9 @@ class Dice:
         return self.values.pop(0)
 
 
-def new(n: int = 4, seed: int = 1, **options) -> ManilaState:
-    return engine.get_game("manila").new_game(n, seed=seed, options=options)
+def new(n: int = 4, seed: int = 1, version: str | None = None, **options) -> ManilaState:
+    """A new game; `version` is the rules version played (None: the current one)."""
+    return engine.get_game("manila").new_game(n, seed=seed, options=options, version=version)
 
 
 def place(space: str, good: str | None = None) -> dict:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from engine import IllegalAction
 from engine.manila import data as D
 from tests.unit.engine.helpers import with_seat
@@ -226,6 +227,85 @@ def test_a_broke_player_stows_away_on_a_boat_paying_all_his_cash():
     state.apply(place("boat", "jade"))
     assert state.cash[1] == 0 and state.crew["jade"] == [1]
     assert state.log[-2]["reason"] == "stowaway" and state.log[-1]["stowaway"] is True
+
+
+# «Polizones» (manila_es_pt.txt): «Cuando un jugador no tiene dinero (ni participaciones
+# no empeñadas con las cuales poder tomar préstamos), solo puede colocar sus compinches
+# como polizones en los espacios vacantes de cualquier chalana, sin coste alguno. No
+# podrá acceder a ningún otro espacio del tablero hasta que vuelva a tener dinero.»
+# — "When a player has no money (nor unmortgaged shares to take loans on), he may only
+# place his accomplices as stowaways on the vacant spaces of any barge, at no cost at
+# all. He may not use any other space of the board until he has money again."
+# Passing stays open to him: «Un jugador siempre puede renunciar a colocar un compinche
+# cuando le toque» — "A player may always decline to place an accomplice on his turn."
+BOATS = [place("boat", g) for g in ("jade", "silk", "nutmeg")]
+
+
+def broke_harbour_master(version=None):
+    """Seat 0 wins the auction with all he can raise (30 + 2 shares x 12 = 54): no cash,
+    both shares mortgaged. Boats jade, silk, nutmeg; seat 0 first to place, every
+    space free. Reached by public actions only."""
+    state = new(4, version=version)
+    play(state, bid(54), PASS, PASS, PASS)  # seat 0 pays 54: two forced mortgages
+    play(state, PASS, {"type": "load", "goods": ["jade", "silk", "nutmeg"]})
+    state.apply({"type": "start", "positions": {"jade": 3, "silk": 3, "nutmeg": 3}})
+    assert state.cash[0] == 0 and not any(state.held[0].values())
+    assert state.phase == "place" and state.current_player() == 0
+    return state
+
+
+@pytest.mark.parametrize(
+    ("version", "legal"),
+    [
+        ("manila-2", [PASS, *BOATS]),  # only free boat seats, and passing
+        ("manila-1", [PASS, place("insurance")]),  # the old ruling: insurance, no boat
+    ],
+)
+def test_a_player_with_no_money_and_no_unmortgaged_share_may_only_stow_away(version, legal):
+    state = broke_harbour_master(version)
+    assert state.legal_actions() == legal
+
+
+def test_a_stowaway_takes_a_free_boat_seat_at_no_cost():
+    state = broke_harbour_master()
+    logged, bank = len(state.log), state.bank
+    state.apply(place("boat", "silk"))
+    assert state.cash[0] == 0 and state.crew["silk"] == [0] and state.bank == bank
+    assert state.log[logged:] == [
+        {"event": "placed", "seat": 0, "space": "boat", "good": "silk", "stowaway": True}
+    ]
+    assert place("insurance") in state.legal_actions()  # seat 1 has money
+
+
+def test_a_stowaway_is_offered_only_boats_with_a_free_seat():
+    state = broke_harbour_master()
+    state.setup_position(crew={**state.crew, "nutmeg": [1, 2, 3]})  # nutmeg is full
+    assert state.legal_actions() == [PASS, place("boat", "jade"), place("boat", "silk")]
+    state.setup_position(crew={"jade": [1, 2, 3, 1], "silk": [2, 3, 1], "nutmeg": [1, 2, 3]})
+    assert state.legal_actions() == [PASS]
+
+
+def test_one_unmortgaged_share_is_money_enough_for_any_space():
+    state = broke_harbour_master()
+    set_shares(state, 0, {"jade": 1}, {"silk": 1})
+    legal = state.legal_actions()
+    assert place("insurance") in legal and place("harbour_a") in legal
+    assert {"type": "mortgage", "good": "jade"} in legal
+
+
+def test_a_manila_1_record_with_a_broke_insurer_replays_with_its_rules():
+    state = broke_harbour_master("manila-1")
+    state.apply(place("insurance"))
+    assert state.cash[0] == 10 and state.spaces["insurance"] == 0
+    record = state.record()
+    assert record["engine_version"] == "manila-1"
+    rebuilt = engine.replay(record)
+    assert rebuilt.version == "manila-1" and rebuilt.cash == state.cash
+    assert rebuilt.view(1) == state.view(1)
+    with pytest.raises(IllegalAction):  # the same moves break today's rule
+        engine.replay({**record, "engine_version": "manila-2"})
+    with pytest.raises(ValueError, match=r"manila-0.*manila-2.*manila-1"):
+        engine.replay({**record, "engine_version": "manila-0"})
 
 
 def test_a_player_who_can_pay_something_is_no_stowaway():
@@ -604,6 +684,51 @@ def test_a_mortgage_keeps_its_good_secret():
     view = state.view(1)
     assert view["mortgaged"][0] == 1
     assert good not in str(view["events"][-1])
+
+
+# What a seat was shown once and may remember stays in its view (manila-2): the
+# harbour master buys his share openly, a pirate who boards is crew apart (the
+# variant may not send him home), a plundered boat's crew goes unpaid.
+def test_open_share_purchases_stay_in_every_view():
+    state = play(new(4), PASS, PASS, PASS, PASS, {"type": "buy", "good": "silk"})
+    play(state, {"type": "load", "goods": ["jade", "silk", "nutmeg"]})
+    state.apply({"type": "start", "positions": {"jade": 3, "silk": 3, "nutmeg": 3}})
+    play(state, PASS, PASS, PASS, PASS)  # the "share_bought" event has left every log window
+    for seat in range(4):
+        view = state.view(seat)
+        assert not any(e["event"] == "share_bought" for e in view["events"])
+        assert view["bought"] == [["silk"], [], [], []]
+
+
+def test_boarded_pirates_and_plundered_boats_show_on_their_boats():
+    state = pirates_ready(dice=(4, 4, 1, 4, 5, 1, 1, 1, 1))
+    play(state, place("harbour_a"), PASS)
+    state.apply({"type": "board", "good": "ginseng"})
+    boats = {b["good"]: b for b in state.view(3)["boats"]}
+    assert boats["ginseng"]["boarded"] == [0] and boats["jade"]["boarded"] == []
+    state = pirates_ready(dice=(1, 1, 4, 1, 1, 4, 1, 1, 5))
+    everyone_passes(state)
+    assert state.phase == "plunder"
+    boats = {b["good"]: b for b in state.view(2)["boats"]}
+    assert [g for g, b in boats.items() if b["plundered"]] == ["nutmeg"]
+
+
+def test_a_manila_1_view_is_the_view_manila_1_gave():
+    state = play(
+        new(4, version="manila-1"), PASS, PASS, PASS, PASS, {"type": "buy", "good": "silk"}
+    )
+    play(state, {"type": "load", "goods": ["jade", "silk", "nutmeg"]})
+    view = state.view(1)
+    assert "bought" not in view
+    assert set(view["boats"][0]) == {
+        "good",
+        "position",
+        "berth",
+        "crew",
+        "free_seats",
+        "next_seat_cost",
+        "profit",
+    }
 
 
 def test_events_since_a_seats_last_decision():
