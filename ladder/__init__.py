@@ -9,6 +9,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder import settings
 from ladder.extensions import csrf, db, login_manager
+from ladder.jobs import broker
 
 # Scripts and styles only from the site's own files, never inline (scripts set
 # styles through the DOM, which a policy does not restrict).
@@ -43,6 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.after_request(_security_headers)
     db.init_app(app)
+    broker.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "accounts.login"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from celery import Celery, Task
 from flask import Flask
 
+from ladder.jobs import broker
+
 # The kind of work a service announces -> the task that does it.
 TASKS = {"validate": "ladder.validate_version", "match": "ladder.play_match"}
 
@@ -22,8 +24,8 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    broker = app.config.get("REDIS_URL") or "memory://"
-    celery = Celery(app.name, task_cls=FlaskTask, broker=broker)
+    redis = broker.celery_settings(app.config)
+    celery = Celery(app.name, task_cls=FlaskTask, broker=redis["broker_url"])
     celery.conf.update(
         task_ignore_result=True,
         # A worker takes one message at a time and acknowledges it only when
@@ -32,7 +34,7 @@ def celery_init_app(app: Flask) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": app.config["TASK_TIME_LIMIT_S"] + 60},
+        broker_transport_options=redis["broker_transport_options"],
         worker_hijack_root_logger=False,
         # A task past its soft limit is told so (and fails its match, unrated);
         # the hard limit kills a worker child that ignores it.

@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 import logging
 
-import redis
 from celery import bootsteps
 
 import workers
+from ladder.jobs import broker
 from ladder.models import utcnow
-from ladder.services.status import WORKER_BEAT_S, WORKER_FORGET_S, WORKER_KEY
 
 log = logging.getLogger(__name__)
 
@@ -37,32 +36,34 @@ def beat_value(isolation: dict | None) -> str:
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
-    """A worker bootstep: set WORKER_KEY + its name (expiring) now and every few seconds."""
+    """A worker bootstep: set its heartbeat key (expiring) now and every few seconds."""
 
     requires = ("celery.worker.components:Timer",)
 
     def __init__(self, worker, **kwargs) -> None:
         super().__init__(worker, **kwargs)
-        self.client: redis.Redis | None = None
+        self.client: broker.Client | None = None
         self.timer_entry = None
         self.name = ""
         self.isolation: dict | None = None
 
     def start(self, worker) -> None:
-        url = worker.app.conf.broker_url or ""
-        if not url.startswith(("redis://", "rediss://", "unix://")):
+        url = worker.app.conf.broker_url
+        if not broker.is_redis(url):
             return  # no Redis broker (tests with an in-memory one): nothing to announce in
-        self.client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.client = broker.quick(url)
         self.name = worker.hostname
         self.isolation = isolation()  # chosen once at start, like the sandboxes' own
         self.beat()
-        self.timer_entry = worker.timer.call_repeatedly(WORKER_BEAT_S, self.beat, priority=10)
+        self.timer_entry = worker.timer.call_repeatedly(
+            broker.WORKER_BEAT_S, self.beat, priority=10
+        )
 
     def beat(self) -> None:
         try:
             value = beat_value(self.isolation)
-            self.client.set(WORKER_KEY + self.name, value, ex=WORKER_FORGET_S)
-        except redis.RedisError:
+            self.client.set(broker.worker_key(self.name), value, ex=broker.WORKER_FORGET_S)
+        except broker.RedisError:
             log.warning("worker heartbeat failed", exc_info=True)
 
     def stop(self, worker) -> None:
@@ -71,8 +72,8 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
             self.timer_entry = None
         if self.client is not None:
             try:
-                self.client.delete(WORKER_KEY + self.name)  # gone at once, not after the expiry
-            except redis.RedisError:
+                self.client.delete(broker.worker_key(self.name))  # gone now, not at expiry
+            except broker.RedisError:
                 log.warning("worker heartbeat could not sign off", exc_info=True)
             self.client.close()
             self.client = None

@@ -18,6 +18,7 @@ from celery.signals import worker_process_shutdown
 from flask import current_app
 
 from ladder.extensions import db
+from ladder.jobs import broker
 from ladder.jobs.leases import Leases
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
@@ -38,8 +39,7 @@ RETRY = {
 
 
 def _leases() -> Leases:
-    config = current_app.config
-    return Leases.from_url(config["REDIS_URL"], config["LEASE_S"])
+    return Leases(broker.client(), current_app.config["LEASE_S"])
 
 
 @shared_task(name="ladder.validate_version", acks_late=True, **RETRY)

@@ -12,21 +12,15 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-import redis
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
+from ladder.jobs import broker
 from ladder.models import Bot, BotVersion, Match, utcnow
 
 log = logging.getLogger(__name__)
 
-# Each worker keeps WORKER_KEY + its name set in Redis (ladder.jobs.heartbeat), expiring
-# WORKER_FORGET_S after its last beat.
-WORKER_KEY = "tradewinds:worker:"
-WORKER_BEAT_S = 5
-WORKER_FORGET_S = 3 * WORKER_BEAT_S
-QUEUE = "celery"  # Celery's default queue: a Redis list of waiting messages
 RECENT_FAILURES = 5
 REASON_CHARS = 200
 NO_BROKER = "no broker configured (REDIS_URL is not set)"
@@ -42,7 +36,7 @@ def ladder_status(session: Session, config: Mapping, now: datetime | None = None
     return {
         "generated_at": _iso(now),
         "broker_note": note,
-        "queue": {"name": QUEUE, "depth": depth},
+        "queue": {"name": broker.QUEUE, "depth": depth},
         "workers": workers,
         "isolation_warnings": isolation_warnings(workers),
         "in_flight": in_flight(session),
@@ -59,35 +53,35 @@ def queue_depth(redis_url: str | None) -> tuple[int | None, str | None]:
     if not redis_url:
         return None, NO_BROKER
     try:
-        client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        client = broker.quick(redis_url)
     except ValueError as exc:  # not a redis:// URL
         return None, f"broker URL not understood: {exc}"
     try:
-        return int(client.llen(QUEUE)), None
-    except redis.RedisError as exc:
+        return int(client.llen(broker.QUEUE)), None
+    except broker.RedisError as exc:
         return None, f"broker unreachable: {exc}"
     finally:
         client.close()
 
 
 def workers_seen(redis_url: str) -> list[dict]:
-    """The workers whose heartbeat is in Redis (seen in WORKER_FORGET_S), by name.
+    """The workers whose heartbeat is in Redis (seen in broker.WORKER_FORGET_S), by name.
 
     Each is {"name", "seen_at", "isolation", "warning"}: isolation is how its
     bots are kept apart ("cgroup-v1", "cgroup-v2" or "signals"; None if unknown).
     """
     try:
-        client = redis.Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        client = broker.quick(redis_url)
         try:
-            keys = sorted(client.scan_iter(match=WORKER_KEY + "*", count=500))
+            keys = sorted(client.scan_iter(match=broker.WORKER_KEY + "*", count=500))
             values = client.mget(keys) if keys else []
         finally:
             client.close()
-    except redis.RedisError:  # the page must render whatever the broker does
+    except broker.RedisError:  # the page must render whatever the broker does
         log.warning("reading worker heartbeats failed", exc_info=True)
         return []
     return [
-        _worker(key.decode().removeprefix(WORKER_KEY), value)
+        _worker(broker.worker_name(key), value)
         for key, value in zip(keys, values, strict=True)
         if value is not None  # expired between the scan and the read
     ]

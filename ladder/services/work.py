@@ -16,14 +16,13 @@ import random
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 
-import redis
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import engine
-from ladder.jobs import dispatch
+from ladder.jobs import broker, dispatch
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User, utcnow
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service
@@ -36,7 +35,7 @@ log = logging.getLogger(__name__)
 
 IN_FLIGHT = ("queued", "running")
 # Failures of what runs the work, not of the work itself: worth another attempt.
-INFRASTRUCTURE = (OperationalError, redis.RedisError, SandboxUnavailable, OSError)
+INFRASTRUCTURE = (OperationalError, broker.RedisError, SandboxUnavailable, OSError)
 REASON_CHARS = 300
 TOO_LONG = "the match took too long"
 WORKER_LOST = "its worker stopped before the end (lease lapsed)"

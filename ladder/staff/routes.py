@@ -8,7 +8,8 @@ from flask import Blueprint, abort, current_app, jsonify, render_template
 from flask_login import current_user, login_required
 
 from ladder.extensions import db
-from ladder.services.status import WORKER_FORGET_S, ladder_status
+from ladder.jobs.broker import WORKER_FORGET_S
+from ladder.services.status import ladder_status
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 

@@ -1,0 +1,111 @@
+"""The one Redis module: its clients, the keys the ladder keeps there, and their timeouts.
+
+Redis (REDIS_URL) is Celery's broker and also the ladder's own small store:
+leases on work in progress (`ladder.jobs.leases`) and the workers' heartbeats
+(`ladder.jobs.heartbeat`, read by the staff page). Like flaskr's `db.py`, this
+module owns the resource and its teardown, bound to an app by `init_app`, and
+nothing else imports `redis`:
+
+- `client()`: the current app's long-lived client (one connection pool, made
+  on first use in each process and reused by every task), closed when a
+  worker process stops.
+- `quick(url)`: a new client that gives up after QUICK_TIMEOUT_S, for whoever
+  must never stall on a dead broker (the status page, the heartbeat); its
+  caller closes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import redis
+from celery.signals import worker_process_shutdown
+from flask import Flask, current_app
+
+Client = redis.Redis
+RedisError = redis.RedisError  # any failure of the broker: worth another attempt
+
+# Key names. Every key of ours starts with PREFIX; QUEUE is Celery's own.
+PREFIX = "tradewinds:"
+LEASE_KEY = PREFIX + "lease:"  # + "<kind>:<id>": a live worker is busy with that work
+WORKER_KEY = PREFIX + "worker:"  # + the worker's name: its latest heartbeat
+QUEUE = "celery"  # Celery's default queue: a Redis list of waiting messages
+
+# Timeouts, in seconds.
+QUICK_TIMEOUT_S = 1  # connect and reply, for `quick` clients
+WORKER_BEAT_S = 5  # a worker sets its heartbeat key this often...
+WORKER_FORGET_S = 3 * WORKER_BEAT_S  # ...and the key expires this long after the last beat
+# Redis gives a taken message to another worker when it is not acknowledged within
+# the task's time limit (TASK_TIME_LIMIT_S) plus this margin.
+VISIBILITY_MARGIN_S = 60
+
+SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def lease_key(kind: str, ident: int) -> str:
+    return f"{LEASE_KEY}{kind}:{ident}"
+
+
+def worker_key(name: str) -> str:
+    return WORKER_KEY + name
+
+
+def worker_name(key: bytes) -> str:
+    """The worker a heartbeat key belongs to."""
+    return key.decode().removeprefix(WORKER_KEY)
+
+
+def is_redis(url: str | None) -> bool:
+    """Whether `url` names a Redis (tests run Celery on an in-memory broker instead)."""
+    return (url or "").startswith(SCHEMES)
+
+
+def celery_settings(config: Mapping) -> dict:
+    """Celery's broker settings: REDIS_URL (else in memory: nothing is queued for real),
+    and how long Redis keeps a taken, unacknowledged message from other workers."""
+    return {
+        "broker_url": config.get("REDIS_URL") or "memory://",
+        "broker_transport_options": {
+            "visibility_timeout": config["TASK_TIME_LIMIT_S"] + VISIBILITY_MARGIN_S
+        },
+    }
+
+
+class _AppClient:
+    """One app's long-lived client: made on first use in a process, closed with it."""
+
+    def __init__(self, url: str | None) -> None:
+        self.url = url
+        self.client: Client | None = None
+
+    def get(self) -> Client:
+        if self.client is None:
+            if not self.url:
+                raise RuntimeError("no broker configured (REDIS_URL is not set)")
+            self.client = redis.Redis.from_url(self.url)
+        return self.client
+
+    def close(self, **_signal) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+def init_app(app: Flask) -> None:
+    """Bind REDIS_URL to `app`; its client is closed when a worker process stops."""
+    holder = _AppClient(app.config.get("REDIS_URL"))
+    app.extensions["ladder.broker"] = holder
+    # A weak reference: an app that is dropped (tests make many) takes its receiver along.
+    worker_process_shutdown.connect(holder.close)
+
+
+def client() -> Client:
+    """The current app's long-lived client (one connection pool per process)."""
+    return current_app.extensions["ladder.broker"].get()
+
+
+def quick(url: str) -> Client:
+    """A new client that gives up after QUICK_TIMEOUT_S; ValueError for a URL not of Redis."""
+    return redis.Redis.from_url(
+        url, socket_connect_timeout=QUICK_TIMEOUT_S, socket_timeout=QUICK_TIMEOUT_S
+    )
