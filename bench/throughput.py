@@ -24,19 +24,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import func, select
 
-from ladder import create_app, schema
+from ladder import create_app
+from ladder.cli.db import upgrade
+from ladder.cli.processes import free_port, start_redis, stop, worker_command
 from ladder.extensions import db
 from ladder.models import Bot, BotVersion, Match
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
-from ladder.services_runner import free_port, start_redis, stop, worker_command
 from workers.staging import house_file
 
 
 def prepare(var: Path, redis_url: str):
     """A migrated database with four active Manila bots; returns the app and their ids."""
     url = f"sqlite:///{var / 'ladder.sqlite3'}"
-    schema.upgrade(url)
+    upgrade(url)
     app = create_app(
         {
             "DATABASE_URL": url,

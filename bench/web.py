@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert
 
 import engine
-from ladder import schema
+from ladder.cli.db import upgrade
 from ladder.extensions import make_engine
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
 from ladder.ranking import ratings
@@ -225,7 +225,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tradewinds-bench-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'ladder.sqlite3'}"
         began = time.perf_counter()
-        schema.upgrade(url)
+        upgrade(url)
         fill(url, game, args.bots, args.matches, args.seed)
         print(
             f"{game}: {args.bots:,} bots, {args.matches:,} matches filled in "

@@ -1,7 +1,7 @@
 """The WSGI entry point for gunicorn: `gunicorn ladder.wsgi:app`."""
 
 from ladder import create_app
-from ladder.logs import configure_logging
+from ladder.settings import configure_logging
 
 configure_logging("web")
 app = create_app()

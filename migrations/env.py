@@ -1,7 +1,7 @@
 """Alembic environment: the ladder's metadata and its database URL.
 
 The URL is, in order: the `sqlalchemy.url` set on the Config (tests and
-`ladder.schema.upgrade` do this), else DATABASE_URL, else the default
+`ladder.cli.db.upgrade` do this), else DATABASE_URL, else the default
 SQLite file under var/.
 """
 

@@ -5,7 +5,7 @@ worker's tasks run inside this Flask app's context.
 """
 
 from ladder import create_app
-from ladder.logs import configure_logging
+from ladder.settings import configure_logging
 
 configure_logging("worker")
 flask_app = create_app()

@@ -99,6 +99,16 @@ def log_in(
     return user
 
 
+def set_staff(session: Session, username: str, flag: bool) -> User:
+    """Make `username` staff (or not); LookupError names an unknown user (`ladder staff`)."""
+    user = session.scalar(select(User).where(User.username == username))
+    if user is None:
+        raise LookupError(f"no user named {username!r}")
+    user.is_staff = flag
+    session.commit()
+    return user
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

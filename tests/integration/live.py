@@ -17,8 +17,9 @@ from pathlib import Path
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from ladder import create_app, schema
-from ladder.services_runner import beat_command, free_port, start_redis, stop, worker_command
+from ladder import create_app
+from ladder.cli import db as schema
+from ladder.cli.processes import beat_command, free_port, start_redis, stop, worker_command
 
 
 class LiveLadder:

@@ -12,11 +12,11 @@ import sys
 import pytest
 from sqlalchemy import func, select
 
+from ladder.cli.processes import worker_command
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts, bots
+from ladder.services.accounts import set_staff
 from ladder.services.house import seed_house_bots
-from ladder.services_runner import worker_command
-from ladder.staff_cli import set_staff
 from tests.integration.live import LiveLadder, wait_until
 
 pytestmark = [

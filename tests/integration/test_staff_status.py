@@ -10,7 +10,7 @@ import redis
 
 import workers
 from ladder.services import accounts
-from ladder.staff_cli import set_staff
+from ladder.services.accounts import set_staff
 from tests.integration.live import LiveLadder, wait_until
 
 pytestmark = [

@@ -17,9 +17,9 @@ from werkzeug.serving import make_server
 
 import engine
 from ladder import create_app
+from ladder.cli.processes import free_port
 from ladder.models import Match
 from ladder.services.house import seed_house_bots
-from ladder.services_runner import free_port
 from tests.integration.conftest import needs_bwrap
 from tests.integration.live import LiveLadder, wait_until
 

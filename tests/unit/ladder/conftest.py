@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 import engine
-from ladder import create_app, schema, settings
+from ladder import create_app, settings
+from ladder.cli import db as schema
 from ladder.extensions import make_engine
 from ladder.services import accounts, bots
 

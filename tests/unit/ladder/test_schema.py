@@ -4,7 +4,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
-from ladder import schema, settings
+from ladder import settings
+from ladder.cli import db as schema
 from ladder.extensions import make_engine
 from ladder.models import Base
 
@@ -70,7 +71,7 @@ def test_upgrading_a_populated_sqlite_database_keeps_every_row(tmp_path):
     cascaded and an upgrade from the first revision deleted every bot."""
     from sqlalchemy import text
 
-    from ladder import schema
+    from ladder.cli import db as schema
     from ladder.extensions import make_engine
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"

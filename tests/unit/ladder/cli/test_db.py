@@ -3,7 +3,7 @@
 from click.testing import CliRunner
 from sqlalchemy import inspect
 
-from ladder.db_cli import _safe, db
+from ladder.cli.db import _safe, db
 from ladder.extensions import make_engine
 
 

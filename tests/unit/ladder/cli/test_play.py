@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ladder.play import Plan, json_line, save_replay, tally
+from ladder.cli.play import Plan, json_line, save_replay, tally
 from workers.limits import Limits
 from workers.staging import BotSource
 

@@ -17,7 +17,7 @@ from sqlalchemy import inspect as sa_inspect
 
 from ladder.models import BotVersion, Match, Rating, RatingHistory, utcnow
 from ladder.services import bots, matches, work
-from ladder.staff_cli import set_staff
+from ladder.services.accounts import set_staff
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 
 
@@ -290,7 +290,7 @@ def test_migration_moves_a_failed_matchs_reason_to_the_match_and_back(tmp_path):
     from alembic import command
     from sqlalchemy import text
 
-    from ladder import schema
+    from ladder.cli import db as schema
     from ladder.extensions import make_engine
 
     url = f"sqlite:///{tmp_path / 'm.sqlite3'}"

@@ -12,13 +12,14 @@ from click.testing import CliRunner
 from sqlalchemy import inspect, text, update
 
 import engine
-from ladder import create_app, schema
+from ladder import create_app
+from ladder.cli import db as schema
 from ladder.cli import main
 from ladder.extensions import make_engine
 from ladder.models import BotVersion, Match, User, utcnow
 from ladder.services import bots, matches
+from ladder.services.accounts import set_staff
 from ladder.services.status import ladder_status
-from ladder.staff_cli import set_staff
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot
 
 FAULT = "Fault: act() raised ZeroDivisionError on move 2"

@@ -1,4 +1,9 @@
-"""The `ladder` command line."""
+"""The `ladder` command line: `main` and its subcommands (the console script `ladder`).
+
+Each subcommand is a thin wrapper: `db` and `staff` are groups of their own
+modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
+`play` runs matches locally through `play`.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
-from ladder.db_cli import db
-from ladder.staff_cli import staff
+from ladder.cli import db, staff
 
 
 @click.group()
@@ -19,8 +23,8 @@ def main() -> None:
     """Tradewinds: a bot ladder for Manila, Meuterer and Caravelas."""
 
 
-main.add_command(db)
-main.add_command(staff)
+main.add_command(db.db)
+main.add_command(staff.staff)
 
 
 @main.command()
@@ -31,7 +35,7 @@ main.add_command(staff)
               help="matches one worker plays at once")  # fmt: skip
 def run(host: str, port: int, web_workers: int, concurrency: int) -> None:
     """Run the whole service here: Redis, web, a worker and the scheduler (Ctrl-C stops all)."""
-    from ladder.services_runner import run_all
+    from ladder.cli.processes import run_all
 
     run_all(host, port, web_workers, concurrency)
 
@@ -43,10 +47,11 @@ def web(bind: str, workers: int) -> None:
     """Serve the site with gunicorn (migrates the database first)."""
     import os
 
-    from ladder import schema, settings
-    from ladder.services_runner import web_command
+    from ladder import settings
+    from ladder.cli.db import upgrade
+    from ladder.cli.processes import web_command
 
-    schema.upgrade(settings.database_url())
+    upgrade(settings.database_url())
     command = web_command(bind, workers)
     os.execv(command[0], command)
 
@@ -57,7 +62,7 @@ def worker(concurrency: int) -> None:
     """Run a Celery worker that validates versions and plays matches (needs REDIS_URL)."""
     import os
 
-    from ladder.services_runner import worker_command
+    from ladder.cli.processes import worker_command
 
     _need_redis()
     command = worker_command(concurrency)
@@ -70,7 +75,7 @@ def beat() -> None:
     import os
 
     from ladder import settings
-    from ladder.services_runner import beat_command
+    from ladder.cli.processes import beat_command
 
     _need_redis()
     var = settings.VAR
@@ -142,8 +147,8 @@ def demo(seed: int) -> None:
 )
 def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsafe_no_sandbox):
     """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
-    from ladder.play import Plan
-    from ladder.play import play as run_play
+    from ladder.cli.play import Plan
+    from ladder.cli.play import play as run_play
     from workers import Limits, SandboxUnavailable, resolve
 
     if game not in engine.game_names():

@@ -1,6 +1,8 @@
-"""`ladder run`: the whole service on one machine, for development and demos.
+"""The service's processes: how `ladder web`, `ladder worker` and `ladder beat` start
+gunicorn and Celery, and `ladder run`, the whole service on one machine (for
+development and demos).
 
-Starts a private Redis under var/ (unless REDIS_URL is given), migrates the
+`ladder run` starts a private Redis under var/ (unless REDIS_URL is given), migrates the
 database, seeds the house bots, then runs gunicorn, one Celery worker and
 Celery beat as child processes. Ctrl-C (or SIGTERM) stops every one of them;
 if one dies, the others are stopped too, so nothing is left half-running.
@@ -20,7 +22,8 @@ from pathlib import Path
 
 import click
 
-from ladder import schema, settings
+from ladder import settings
+from ladder.cli.db import upgrade
 
 STOP_WAIT_S = 15
 
@@ -128,7 +131,7 @@ def _signal_group(proc: subprocess.Popen, signo: int) -> None:
 def seed(env: dict) -> tuple[str, str]:
     """Migrate the database and make the demo account; returns its name and password."""
     url = settings.database_url(env)
-    schema.upgrade(url)
+    upgrade(url)
     from ladder import create_app
     from ladder.extensions import db
     from ladder.services.house import seed_house_bots

@@ -1,26 +1,14 @@
 """`ladder staff grant|revoke USERNAME`: who may see the staff status page.
 
-Attached with `main.add_command(staff)` in ladder/cli.py. There is no web
-page for this on purpose: becoming staff needs a shell on the server.
+There is no web page for this on purpose: becoming staff needs a shell on
+the server.
 """
 
 from __future__ import annotations
 
 import click
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from ladder.models import User
-
-
-def set_staff(session: Session, username: str, flag: bool) -> User:
-    """Make `username` staff (or not); LookupError names an unknown user."""
-    user = session.scalar(select(User).where(User.username == username))
-    if user is None:
-        raise LookupError(f"no user named {username!r}")
-    user.is_staff = flag
-    session.commit()
-    return user
+from ladder.services.accounts import set_staff
 
 
 def _change(username: str, flag: bool) -> None:
