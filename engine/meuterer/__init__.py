@@ -6,7 +6,7 @@ Rules and rulings: `RULES.md` beside this file; house data: `data.py`.
 from __future__ import annotations
 
 from engine.core import Game
-from engine.meuterer.state import MeutererState
+from engine.meuterer.state import REPLAYS, MeutererState
 
 GAME = Game(
     name="meuterer",
@@ -15,6 +15,7 @@ GAME = Game(
     version=MeutererState.engine_version,
     factory=MeutererState,
     option_defaults={},
+    replays=REPLAYS,
 )
 
 __all__ = ["GAME", "MeutererState"]

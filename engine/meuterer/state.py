@@ -36,17 +36,26 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
 )
 
 
+# Older versions this engine still replays with their own rules (RULES.md, "Versions").
+REPLAYS = ("meuterer-1",)
+
+
 class MeutererState(State):
     """One game of Meuterer for 3 or 4 players (basic game, no pirate)."""
 
     game_name = "meuterer"
-    engine_version = "meuterer-1"
+    engine_version = "meuterer-2"
     private_view_keys = ("hand", "character", "available_characters")
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
+        if self.version not in (self.engine_version, *REPLAYS):
+            raise ValueError(
+                f"meuterer plays {self.engine_version} and replays {', '.join(REPLAYS)},"
+                f" not {version!r}"
+            )
         n = num_players
         self.rounds = ROUNDS[n]
         self.round = 1

@@ -32,6 +32,14 @@ def build(state: MeutererState, seat: int) -> dict:
     """The JSON view of `seat`: public table plus its own hand and character."""
     active = set(state.active)
     choosing = state.phase == "character" and state.turn == seat
+    if choosing:
+        offered = list(state.available)
+    elif state.seen_available[seat] is not None and state.version != "meuterer-1":
+        # Once chosen, the seat keeps what it was shown until the round ends
+        # (meuterer-1 forgot it; its records rebuild that view).
+        offered = list(state.seen_available[seat])
+    else:
+        offered = None
     return {
         "game": "meuterer",
         "seat": seat,
@@ -53,7 +61,7 @@ def build(state: MeutererState, seat: int) -> dict:
         "destination": state.destination,
         "mutineer_destination": state.mutineer_destination,
         "character": state.characters[seat],
-        "available_characters": list(state.available) if choosing else None,
+        "available_characters": offered,
         "characters": list(state.characters) if state.revealed else None,
         "mutiny": dict(state.mutiny_result) if state.mutiny_result else None,
         "scores": list(state.scores),

@@ -25,15 +25,17 @@ def position(
     round=1,
     scores=None,
     seed=0,
+    version=None,
 ):
     """A state at the start of a round (captain to promise) with the given cards.
 
     `hands` are space-separated card names per seat; `deck` lists the next
     cards to be drawn, first drawn first. Cards in neither go to the discards
     (or, when `deck` is None, to the bottom of the deck), so all 36 exist.
-    Built with `State.setup_position`, the engine's one set-up hook.
+    Built with `State.setup_position`, the engine's one set-up hook; `version`
+    is the rules version played (None: the current one).
     """
-    state = MeutererState(len(hands), seed)
+    state = MeutererState(len(hands), seed, version=version)
     hands = [hand.split() for hand in hands]
     rest = Counter(DECK) - Counter(card for hand in hands for card in hand)
     if deck is None:

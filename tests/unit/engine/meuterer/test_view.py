@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import engine
 from engine.meuterer.data import CHARACTERS
 from tests.unit.engine.meuterer.helpers import HANDS, PASS, character, play, position, promise, run
 
@@ -54,9 +55,9 @@ def test_characters_stay_secret_until_the_reveal():
     assert state.view(3)["character"] == "boatswain"
     for seat in (0, 1):
         assert state.view(seat)["character"] is None
+        assert state.view(seat)["available_characters"] is None
     for seat in range(4):
         assert state.view(seat)["characters"] is None
-        assert state.view(seat)["available_characters"] is None
     # Swapping the two secret characters changes nothing the others see.
     swapped = run(position(), PREFIX)
     swapped.characters[2], swapped.characters[3] = "boatswain", "mutineer"
@@ -71,8 +72,69 @@ def test_only_the_chooser_sees_which_characters_remain():
     state = run(position(), [*PREFIX, (0, PASS), (1, PASS)])
     remaining = ["cabin_boy", "merchant", "stevedore"]
     assert state.view(1)["available_characters"] == remaining
-    for seat in (0, 2, 3):
-        assert state.view(seat)["available_characters"] is None
+    assert state.view(0)["available_characters"] is None  # the captain chooses none
+    # Seats that chose earlier keep what they were offered then, nothing newer.
+    assert state.view(2)["available_characters"] == list(CHARACTERS)
+    assert state.view(3)["available_characters"] == [
+        "cabin_boy",
+        "boatswain",
+        "merchant",
+        "stevedore",
+    ]
+
+
+# Digest and source (meuterer_es.txt): «Al pasar, [...] si no, elige en secreto un
+# personaje todavía disponible. [...] Devolved los personajes en el centro.»
+# — "On passing, [...] otherwise choose in secret a character still available.
+# [...] Return the characters to the middle" (the last step of the round).
+# A seat saw the characters it chose from; from meuterer-2 on its view keeps
+# them until the round ends (meuterer-1 forgot them once it had chosen).
+MUTINY_ROUND = [
+    *PREFIX,
+    (0, PASS),
+    (1, PASS),
+    (1, character("merchant")),
+    (0, {"type": "mutiny", "conflicts": 0}),
+    (2, {"type": "mutiny", "conflicts": 0}),
+    (3, {"type": "mutiny", "conflicts": 0}),
+]
+OFFERED = [
+    None,
+    ["cabin_boy", "merchant", "stevedore"],
+    list(CHARACTERS),
+    ["cabin_boy", "boatswain", "merchant", "stevedore"],
+]
+FORGOTTEN = [None] * 4
+CHOOSING = ["cabin_boy", "merchant", "stevedore"]  # what seat 1 is shown at step 9
+
+
+@pytest.mark.parametrize(
+    ("version", "steps", "offered"),
+    [
+        ("meuterer-2", 5, [None, None, list(CHARACTERS), None]),  # seat 2 has chosen
+        ("meuterer-2", 9, [None, CHOOSING, *OFFERED[2:]]),  # seat 1 is choosing
+        ("meuterer-2", 10, OFFERED),  # all chose: the reveal, the mutiny starts
+        ("meuterer-2", 12, OFFERED),  # still in the mutiny
+        ("meuterer-2", 13, FORGOTTEN),  # the round is over: a new one starts
+        ("meuterer-1", 5, FORGOTTEN),
+        ("meuterer-1", 9, [None, CHOOSING, None, None]),
+        ("meuterer-1", 10, FORGOTTEN),
+        ("meuterer-1", 13, FORGOTTEN),
+    ],
+)
+def test_a_seat_keeps_the_characters_it_chose_from_until_the_round_ends(version, steps, offered):
+    state = run(position(version=version), MUTINY_ROUND[:steps])
+    assert state.version == version
+    assert [state.view(seat)["available_characters"] for seat in range(4)] == offered
+    if steps == len(MUTINY_ROUND):
+        assert state.round == 2 and state.phase == "promise"
+
+
+def test_the_characters_a_seat_chose_from_survive_a_hidden_variant():
+    state = run(position(), MUTINY_ROUND[:7])  # seats 2 and 3 chose; seat 0 to pass
+    for seat in range(4):
+        for seed in range(20):
+            assert state.hidden_variant(seat, seed).view(seat) == state.view(seat)
 
 
 def test_every_character_shows_after_the_reveal():
@@ -105,3 +167,22 @@ def test_events_show_what_happened_since_the_seat_last_acted():
     kinds = [e["event"] for e in state.view(0)["events"]]
     # Its own play included: the log from the moment it decided.
     assert kinds == ["play", "play", "pass", "character_taken", "pass", "character_taken"]
+
+
+def test_a_meuterer_1_record_replays_with_the_view_it_was_played_with():
+    game = engine.get_game("meuterer")
+    state = game.new_game(4, seed=6, version="meuterer-1")
+    while not any(state.characters) or state.phase == "character":
+        state.apply(state.legal_actions()[-1])  # pass at once, then the last character
+    assert state.round == 1 and not state.revealed  # one seat chose, others still offer
+    chooser = next(s for s in range(4) if state.characters[s] is not None)
+    record = state.record()
+    assert record["engine_version"] == "meuterer-1"
+    old = engine.replay(record)
+    assert old.version == "meuterer-1" and old.view(chooser)["available_characters"] is None
+    assert old.view(chooser) == state.view(chooser)
+    # The play is the same under meuterer-2; only the view keeps what the seat saw.
+    new = engine.replay({**record, "engine_version": "meuterer-2"})
+    assert new.view(chooser)["available_characters"] == list(new.seen_available[chooser])
+    with pytest.raises(ValueError, match="'meuterer-0'"):
+        engine.replay({**record, "engine_version": "meuterer-0"})
