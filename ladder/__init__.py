@@ -1,4 +1,10 @@
-"""The Tradewinds ladder: web site, services, ratings, tasks and the `ladder` CLI."""
+"""The Tradewinds ladder: `create_app`, the app factory.
+
+The layers, each a package: `web` (blueprints and the API), `services` (the
+business rules), `ranking` (ratings and matchmaking, pure), `jobs` (Celery
+tasks, leases, the one Redis module) and `cli` (the `ladder` command); beside
+them `models`, `settings` and `extensions`.
+"""
 
 from __future__ import annotations
 
@@ -49,12 +55,9 @@ def create_app(config: dict | None = None) -> Flask:
     login_manager.init_app(app)
     login_manager.login_view = "accounts.login"
 
-    from ladder import api, errors, views
+    from ladder import web
     from ladder.jobs.celery_app import celery_init_app
 
-    views.register_converters(app)
-    views.register(app)
-    api.register(app)
-    errors.register(app)
+    web.register(app)
     celery_init_app(app)
     return app

@@ -91,7 +91,7 @@ ACCESS_LOG_FORMAT = (
 def web_command(bind: str, workers: int) -> list[str]:
     return python_module(
         "gunicorn", "--bind", bind, "--workers", str(workers), "--access-logfile", "-",
-        "--access-logformat", ACCESS_LOG_FORMAT, "ladder.wsgi:app",
+        "--access-logformat", ACCESS_LOG_FORMAT, "ladder.web.wsgi:app",
     )  # fmt: skip
 
 

@@ -13,9 +13,9 @@ from schemathesis.checks import positive_data_acceptance
 from sqlalchemy import func, select
 
 import engine
-from ladder.api.openapi import document
 from ladder.models import BotVersion, Match
 from ladder.services import accounts, matches
+from ladder.web.api.openapi import document
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 

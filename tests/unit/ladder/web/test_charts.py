@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ladder.boards.charts import bin_width, histogram, rating_series
+from ladder.web.boards.charts import bin_width, histogram, rating_series
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,9 @@
-"""Binds the site's blueprints, the login loader and template helpers to an app."""
+"""The site and the JSON API: one blueprint per area, named like its templates folder.
+
+`register(app)` binds them all to an app, with what they share: the `id` URL
+converter, the error pages, the login loader and the template helpers. Views
+are thin: they read the request, call `ladder.services`, and render.
+"""
 
 from __future__ import annotations
 
@@ -17,20 +22,21 @@ class IdConverter(IntegerConverter):
         super().__init__(url_map, min=1, max=MAX_ID)
 
 
-def register_converters(app: Flask) -> None:
-    app.url_map.converters["id"] = IdConverter
-
-
 def register(app: Flask) -> None:
-    from ladder.accounts.routes import bp as accounts
-    from ladder.boards.routes import bp as boards
-    from ladder.botpages.routes import bp as botpages
-    from ladder.matchpages.routes import bp as matchpages
-    from ladder.replays.routes import bp as replays
-    from ladder.staff.routes import bp as staff
+    """Bind the site's blueprints, the API, the error pages and the template helpers."""
+    from ladder.web import api, errors
+    from ladder.web.accounts.routes import bp as accounts
+    from ladder.web.boards.routes import bp as boards
+    from ladder.web.bots.routes import bp as bots
+    from ladder.web.matches.routes import bp as matches
+    from ladder.web.replays.routes import bp as replays
+    from ladder.web.staff.routes import bp as staff
 
-    for blueprint in (accounts, boards, botpages, matchpages, replays, staff):
+    app.url_map.converters["id"] = IdConverter  # before any rule uses it
+    for blueprint in (accounts, boards, bots, matches, replays, staff):
         app.register_blueprint(blueprint)
+    api.register(app)
+    errors.register(app)
 
     @login_manager.user_loader
     def _load(user_id: str):

@@ -20,7 +20,3 @@ class LoginForm(FlaskForm):
 
 class TokenForm(FlaskForm):
     name = StringField("Token name", validators=[InputRequired(), Length(1, 60)])
-
-
-class EmptyForm(FlaskForm):
-    """A form with nothing but its CSRF token (retire, revoke, log out)."""

@@ -8,7 +8,7 @@ from ladder.extensions import csrf
 
 
 def register(app: Flask) -> None:
-    from ladder.api.routes import bp
+    from ladder.web.api.routes import bp
 
     # Token-authenticated JSON calls carry no cookie session, so no CSRF token either.
     csrf.exempt(bp)

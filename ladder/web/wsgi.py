@@ -1,4 +1,4 @@
-"""The WSGI entry point for gunicorn: `gunicorn ladder.wsgi:app`."""
+"""The WSGI entry point for gunicorn: `gunicorn ladder.web.wsgi:app`."""
 
 from ladder import create_app
 from ladder.settings import configure_logging

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ladder.models import BotVersion, Rating
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 CHART_LIBRARY = "vendor/uplot/uPlot.iife.min.js"
 CHART_STYLES = "vendor/uplot/uPlot.min.css"
 MAX_BINS = 12

@@ -17,12 +17,12 @@ from flask_login import current_user, login_required
 
 import engine
 from ladder.extensions import db
-from ladder.matchpages.forms import ChallengeForm
-from ladder.paging import page_arg
 from ladder.services import bots, matches, queries
 from ladder.services.errors import ServiceError
+from ladder.web.matches.forms import ChallengeForm
+from ladder.web.paging import page_arg
 
-bp = Blueprint("matchpages", __name__)
+bp = Blueprint("matches", __name__)
 
 CHALLENGE_CHOICES = 200
 
@@ -97,7 +97,7 @@ def challenge():
         for errors in form.errors.values():
             for error in errors:
                 flash(f"Challenge not started: {error}")
-        return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+        return redirect(url_for("bots.bot", bot_id=version.bot_id))
     try:
         started = matches.create_challenge(
             db.session,
@@ -109,6 +109,6 @@ def challenge():
         )
     except ServiceError as exc:
         flash(f"Challenge not started: {exc}")
-        return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+        return redirect(url_for("bots.bot", bot_id=version.bot_id))
     flash("Challenge queued.")
-    return redirect(url_for("matchpages.match", match_id=started.id))
+    return redirect(url_for("matches.match", match_id=started.id))

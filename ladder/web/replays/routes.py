@@ -11,10 +11,10 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ladder.errors import MESSAGES
 from ladder.extensions import db
 from ladder.services import matches, replays, storage
 from ladder.services.errors import ServiceError
+from ladder.web.errors import MESSAGES
 
 bp = Blueprint("replays", __name__)
 

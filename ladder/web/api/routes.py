@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 import engine
-from ladder.api.openapi import document
-from ladder.boards.games import game_info
 from ladder.extensions import db
 from ladder.models import MAX_ID
 from ladder.services import accounts, bots, matches, queries
 from ladder.services.errors import NotFound, ServiceError
+from ladder.web.api.openapi import document
+from ladder.web.boards.games import game_info
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of /api/v1, kept beside the views it describes.
 
-tests/unit/web/test_openapi.py runs schemathesis against the live app, so a
+tests/unit/ladder/web/test_api.py runs schemathesis against the live app, so a
 response that drifts from this document fails the tests.
 """
 

@@ -8,11 +8,12 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
-from ladder.accounts.forms import EmptyForm, LoginForm, RegisterForm, TokenForm
 from ladder.extensions import db
 from ladder.models import ApiToken
 from ladder.services import accounts
 from ladder.services.errors import RateLimited, ServiceError
+from ladder.web.accounts.forms import LoginForm, RegisterForm, TokenForm
+from ladder.web.forms import EmptyForm
 
 bp = Blueprint("accounts", __name__)
 

@@ -14,10 +14,10 @@ from flask import (
 )
 
 import engine
-from ladder.boards import charts, games
 from ladder.extensions import db
-from ladder.paging import page_arg
 from ladder.services import queries
+from ladder.web.boards import charts, games
+from ladder.web.paging import page_arg
 
 bp = Blueprint("boards", __name__)
 

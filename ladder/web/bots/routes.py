@@ -16,17 +16,17 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 import engine
-from ladder.accounts.forms import EmptyForm
-from ladder.boards import charts
-from ladder.botpages.forms import UploadForm
 from ladder.extensions import db
-from ladder.matchpages.forms import ChallengeForm
-from ladder.matchpages.routes import opponent_choices
 from ladder.models import Bot
 from ladder.services import bots, queries
 from ladder.services.errors import ServiceError
+from ladder.web.boards import charts
+from ladder.web.bots.forms import UploadForm
+from ladder.web.forms import EmptyForm
+from ladder.web.matches.forms import ChallengeForm
+from ladder.web.matches.routes import opponent_choices
 
-bp = Blueprint("botpages", __name__)
+bp = Blueprint("bots", __name__)
 
 
 def _read_upload(storage, limit: int) -> bytes:
@@ -61,7 +61,7 @@ def upload():
             status = exc.status
         else:
             flash(f"Uploaded {version.label}; it waits for validation.")
-            return redirect(url_for("botpages.bot", bot_id=version.bot_id))
+            return redirect(url_for("bots.bot", bot_id=version.bot_id))
     elif form.is_submitted():
         status = 400
     return render_template("bots/upload.html", form=form), status
@@ -109,7 +109,7 @@ def retire(bot_id: int):
     if form.validate_on_submit():
         bots.retire_bot(db.session, current_user, bot_id)
         flash("The bot is retired.")
-    return redirect(url_for("botpages.bot", bot_id=bot_id))
+    return redirect(url_for("bots.bot", bot_id=bot_id))
 
 
 @bp.get("/versions/<id:version_id>/download")
