@@ -7,6 +7,7 @@ convention gives every constraint and index a stable name there.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     JSON,
@@ -35,8 +36,31 @@ NAMING = {
     "pk": "pk_%(table_name)s",
 }
 
-VERSION_STATES = ("pending", "validating", "active", "failed", "retired")
-MATCH_STATES = ("queued", "running", "finished", "failed")
+
+class VersionState(StrEnum):
+    """A bot version's life; `services.bots` alone changes it. Stored as its string."""
+
+    PENDING = "pending"  # uploaded, waiting for a worker to validate it
+    VALIDATING = "validating"  # a worker is playing its validation match
+    ACTIVE = "active"  # on the ladder: at most one version of a bot
+    FAILED = "failed"  # failed its validation, or it could not be run
+    RETIRED = "retired"  # replaced by a newer version, or its bot was retired
+
+
+class MatchState(StrEnum):
+    """A match's life; `services.matches` alone changes it. Stored as its string."""
+
+    QUEUED = "queued"  # waiting for a worker
+    RUNNING = "running"  # a worker plays it
+    FINISHED = "finished"  # recorded: seats, replay and (if rated) ratings
+    FAILED = "failed"  # could not be played (not a bot's fault): unrated
+
+
+# A version that may still play: retiring its bot retires it.
+LIVE_VERSION_STATES = (VersionState.PENDING, VersionState.VALIDATING, VersionState.ACTIVE)
+# A match not yet played: the scheduler counts it against LADDER_IN_FLIGHT, and
+# it is the only kind a worker may still record or fail.
+IN_FLIGHT = (MatchState.QUEUED, MatchState.RUNNING)
 MAX_ID = 2**31 - 1  # ids are 32-bit integers in PostgreSQL
 SEAT_STATUSES = STATUSES  # defined once, by the runner that gives them
 
@@ -147,7 +171,7 @@ class BotVersion(Base):
     size: Mapped[int] = mapped_column(Integer)
     sha256: Mapped[str] = mapped_column(String(64))
     path: Mapped[str] = mapped_column(String(500))  # relative to UPLOAD_DIR
-    state: Mapped[str] = mapped_column(String(12), default="pending")
+    state: Mapped[str] = mapped_column(String(12), default=VersionState.PENDING)
     validation_log: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     validated_at: Mapped[datetime | None] = mapped_column(DateTime)
@@ -222,7 +246,7 @@ class Match(Base):
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict] = mapped_column(JSON, default=dict)
     ranked: Mapped[bool] = mapped_column(Boolean, default=True)
-    state: Mapped[str] = mapped_column(String(12), default="queued")
+    state: Mapped[str] = mapped_column(String(12), default=MatchState.QUEUED)
     requested_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime)

@@ -20,6 +20,7 @@ from flask import current_app
 from ladder.extensions import db
 from ladder.jobs import broker
 from ladder.jobs.leases import Leases
+from ladder.models import MatchState, VersionState
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import work
@@ -54,7 +55,7 @@ def validate_version(version_id: int) -> str:
                 bot_service.finish_validation(
                     db.session, version_id, False, f"Validation failed: {work.TOO_LONG}."
                 )
-            return "failed"
+            return VersionState.FAILED
     state = version.state if version else "skipped"
     log.info("validated", extra={"version_id": version_id, "state": state})
     return state
@@ -69,7 +70,7 @@ def play_match(match_id: int) -> str:
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
             db.session.rollback()
             match_service.fail_match(db.session, match_id, work.TOO_LONG)
-            return "failed"
+            return MatchState.FAILED
     state = match.state if match else "skipped"
     log.info("match played", extra={"match_id": match_id, "state": state})
     return state

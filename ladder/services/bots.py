@@ -12,14 +12,22 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder.jobs import dispatch
-from ladder.models import MAX_ID, Bot, BotVersion, Rating, User, utcnow
+from ladder.models import (
+    LIVE_VERSION_STATES,
+    MAX_ID,
+    Bot,
+    BotVersion,
+    Rating,
+    User,
+    VersionState,
+    utcnow,
+)
 from ladder.ranking import ratings
 from ladder.services import storage
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 
 BOT_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,60}$")
-LIVE_STATES = ("pending", "validating", "active")
 
 
 def check_game(name: str) -> str:
@@ -106,7 +114,7 @@ def upload_version(
         size=checked.size,
         sha256=checked.sha256,
         path=path,
-        state="pending",
+        state=VersionState.PENDING,
         validation_log="",
     )
     session.add(version)
@@ -128,14 +136,32 @@ def start_validation(session: Session, version_id: int) -> BotVersion:
     version = get_version(session, version_id)
     claimed = session.execute(
         update(BotVersion)
-        .where(BotVersion.id == version_id, BotVersion.state == "pending")
-        .values(state="validating", attempts=BotVersion.attempts + 1)
+        .where(BotVersion.id == version_id, BotVersion.state == VersionState.PENDING)
+        .values(state=VersionState.VALIDATING, attempts=BotVersion.attempts + 1)
     ).rowcount
     session.commit()
     session.refresh(version)
     if not claimed:
         raise Conflict(f"version {version_id} is {version.state}, not pending")
     return version
+
+
+def requeue_validation(session: Session, version_id: int, max_attempts: int) -> bool:
+    """Put a version being validated back to pending, unless it used `max_attempts` starts.
+
+    False if it is not being validated, or has no start left (fail it then).
+    """
+    done = session.execute(
+        update(BotVersion)
+        .where(
+            BotVersion.id == version_id,
+            BotVersion.state == VersionState.VALIDATING,
+            BotVersion.attempts < max_attempts,
+        )
+        .values(state=VersionState.PENDING)
+    ).rowcount
+    session.commit()
+    return bool(done)
 
 
 def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> BotVersion:
@@ -145,32 +171,32 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
     starts a fresh rating.
     """
     version = get_version(session, version_id)
-    if version.state not in ("pending", "validating"):
+    if version.state not in (VersionState.PENDING, VersionState.VALIDATING):
         raise Conflict(f"version {version_id} is {version.state}; it was validated already")
     version.validation_log = log or ""
     version.validated_at = utcnow()
     if not ok:
-        version.state = "failed"
+        version.state = VersionState.FAILED
         session.commit()
         return version
     newer_active = session.scalar(
         select(BotVersion.id).where(
             BotVersion.bot_id == version.bot_id,
-            BotVersion.state == "active",
+            BotVersion.state == VersionState.ACTIVE,
             BotVersion.number > version.number,
         )
     )
     if version.bot.retired_at is not None or newer_active is not None:
         # A retired bot, or a later version already active: this one never plays.
-        version.state = "retired"
+        version.state = VersionState.RETIRED
         session.commit()
         return version
     session.execute(
         update(BotVersion)
-        .where(BotVersion.bot_id == version.bot_id, BotVersion.state == "active")
-        .values(state="retired")
+        .where(BotVersion.bot_id == version.bot_id, BotVersion.state == VersionState.ACTIVE)
+        .values(state=VersionState.RETIRED)
     )
-    version.state = "active"
+    version.state = VersionState.ACTIVE
     fresh = ratings.Skill()
     session.add(
         Rating(
@@ -196,8 +222,8 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
     bot.retired_at = utcnow()
     session.execute(
         update(BotVersion)
-        .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_STATES))
-        .values(state="retired")
+        .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_VERSION_STATES))
+        .values(state=VersionState.RETIRED)
     )
     session.commit()
     return bot
@@ -211,4 +237,4 @@ def version_file(config: Mapping, user: User | None, version: BotVersion):
 
 
 def active_version(bot: Bot) -> BotVersion | None:
-    return next((v for v in bot.versions if v.state == "active"), None)
+    return next((v for v in bot.versions if v.state == VersionState.ACTIVE), None)

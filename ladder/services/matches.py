@@ -17,13 +17,16 @@ from sqlalchemy.orm import Session
 import engine
 from ladder.jobs import dispatch
 from ladder.models import (
+    IN_FLIGHT,
     SEAT_STATUSES,
     BotVersion,
     Match,
     MatchSeat,
+    MatchState,
     Rating,
     RatingHistory,
     User,
+    VersionState,
     utcnow,
 )
 from ladder.ranking import ratings
@@ -83,7 +86,7 @@ def create_match(
             raise NotFound(f"no bot version {vid}")
         if version.bot.game != game:
             raise ServiceError(f"{version.label} plays {version.bot.game}, not {game}")
-        if version.state != "active":
+        if version.state != VersionState.ACTIVE:
             raise ServiceError(f"{version.label} is {version.state}, not active")
     match = Match(
         game=game,
@@ -91,7 +94,7 @@ def create_match(
         players=len(version_ids),
         options=dict(options or {}),
         ranked=ranked,
-        state="queued",
+        state=MatchState.QUEUED,
         requested_by_id=requested_by.id if requested_by else None,
         seats=[MatchSeat(seat=i, version_id=vid) for i, vid in enumerate(version_ids)],
     )
@@ -164,11 +167,29 @@ def start_match(session: Session, match_id: int) -> bool:
     """Mark a queued match as running and count the attempt; False if another worker has it."""
     claimed = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.state == "queued")
-        .values(state="running", started_at=utcnow(), attempts=Match.attempts + 1)
+        .where(Match.id == match_id, Match.state == MatchState.QUEUED)
+        .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
     ).rowcount
     session.commit()
     return bool(claimed)
+
+
+def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
+    """Put a running match back in the queue, unless it used `max_attempts` starts.
+
+    False if it is not running, or has no start left (fail it then).
+    """
+    done = session.execute(
+        update(Match)
+        .where(
+            Match.id == match_id,
+            Match.state == MatchState.RUNNING,
+            Match.attempts < max_attempts,
+        )
+        .values(state=MatchState.QUEUED, started_at=None)
+    ).rowcount
+    session.commit()
+    return bool(done)
 
 
 def fail_match(session: Session, match_id: int, reason: str) -> bool:
@@ -176,8 +197,8 @@ def fail_match(session: Session, match_id: int, reason: str) -> bool:
     no longer in flight, so the scheduler seats its bots again."""
     failed = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.state.in_(("queued", "running")))
-        .values(state="failed", finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS])
+        .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+        .values(state=MatchState.FAILED, finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS])
     ).rowcount
     session.commit()
     return bool(failed)
@@ -234,17 +255,17 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
     Recording a match that is already finished returns it unchanged.
     """
     match = get_match(session, match_id)
-    if match.state == "finished":
+    if match.state == MatchState.FINISHED:
         return match
-    if match.state == "failed":
+    if match.state == MatchState.FAILED:
         raise Conflict(f"match {match_id} failed; it cannot be recorded")
     check_outcome(match, outcome)
     # Claim the match: the one transaction whose update hits the row records it.
     now = utcnow()
     claimed = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.state.in_(("queued", "running")))
-        .values(state="finished", finished_at=now)
+        .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+        .values(state=MatchState.FINISHED, finished_at=now)
         .execution_options(synchronize_session=False)
     ).rowcount
     if not claimed:
@@ -280,7 +301,7 @@ def _rate(session: Session, config: Mapping, match: Match, now) -> str | None:
     A match in which a version was replaced or retired meanwhile is kept
     (results, replay) but discarded from the ladder: nobody's rating moves.
     """
-    if any(seat.version.state != "active" for seat in match.seats):
+    if any(seat.version.state != VersionState.ACTIVE for seat in match.seats):
         return REPLACED
     ids = sorted(seat.version_id for seat in match.seats)
     rows = {

@@ -10,7 +10,16 @@ from datetime import datetime
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
+from ladder.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    User,
+    VersionState,
+)
 from ladder.ranking import ratings
 
 HISTORY_POINTS = 500
@@ -34,7 +43,7 @@ def _pages(total: int, page: int, per_page: int) -> dict:
 
 def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
     """Active versions of `game` by μ − 3σ, best first, one page of them."""
-    where = and_(Rating.game == game, BotVersion.state == "active")
+    where = and_(Rating.game == game, BotVersion.state == VersionState.ACTIVE)
     total = session.scalar(
         select(func.count())
         .select_from(Rating)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder.jobs import broker
-from ladder.models import Bot, BotVersion, Match, utcnow
+from ladder.models import IN_FLIGHT, Bot, BotVersion, Match, MatchState, VersionState, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -116,20 +116,22 @@ def isolation_warnings(workers: list[dict]) -> list[str]:
 
 def in_flight(session: Session) -> dict[str, dict[str, int]]:
     """Queued and running matches per game; every registered game is listed, even idle."""
-    counts = {name: {"queued": 0, "running": 0} for name in engine.game_names()}
+    counts = {name: dict.fromkeys(IN_FLIGHT, 0) for name in engine.game_names()}
     rows = session.execute(
         select(Match.game, Match.state, func.count(Match.id))
-        .where(Match.state.in_(("queued", "running")))
+        .where(Match.state.in_(IN_FLIGHT))
         .group_by(Match.game, Match.state)
     )
     for game, state, count in rows:
-        counts.setdefault(game, {"queued": 0, "running": 0})[state] = count
+        counts.setdefault(game, dict.fromkeys(IN_FLIGHT, 0))[state] = count
     return dict(sorted(counts.items()))
 
 
 def finished_since(session: Session, since: datetime) -> int:
     return session.scalar(
-        select(func.count(Match.id)).where(Match.state == "finished", Match.finished_at >= since)
+        select(func.count(Match.id)).where(
+            Match.state == MatchState.FINISHED, Match.finished_at >= since
+        )
     )
 
 
@@ -137,13 +139,13 @@ def failures_since(session: Session, since: datetime) -> dict:
     """Failed matches and failed validations since `since`, with the latest few."""
     failed_matches = session.scalars(
         select(Match)
-        .where(Match.state == "failed", Match.finished_at >= since)
+        .where(Match.state == MatchState.FAILED, Match.finished_at >= since)
         .order_by(Match.finished_at.desc(), Match.id.desc())
     ).all()
     failed_versions = session.execute(
         select(BotVersion, Bot.game, Bot.name)
         .join(Bot, BotVersion.bot_id == Bot.id)
-        .where(BotVersion.state == "failed", BotVersion.validated_at >= since)
+        .where(BotVersion.state == VersionState.FAILED, BotVersion.validated_at >= since)
         .order_by(BotVersion.validated_at.desc(), BotVersion.id.desc())
     ).all()
     recent = [_match_failure(m) for m in failed_matches[:RECENT_FAILURES]]

@@ -17,13 +17,24 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import engine
 from ladder.jobs import broker, dispatch
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User, utcnow
+from ladder.models import (
+    IN_FLIGHT,
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    MatchState,
+    Rating,
+    User,
+    VersionState,
+    utcnow,
+)
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
@@ -33,7 +44,6 @@ from workers import Limits, SandboxUnavailable, house_file, run_job
 
 log = logging.getLogger(__name__)
 
-IN_FLIGHT = ("queued", "running")
 # Failures of what runs the work, not of the work itself: worth another attempt.
 INFRASTRUCTURE = (OperationalError, broker.RedisError, SandboxUnavailable, OSError)
 REASON_CHARS = 300
@@ -117,7 +127,7 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
     except SoftTimeLimitExceeded:
         return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
     except INFRASTRUCTURE as exc:
-        if release_version(session, config, version_id, describe(exc)) == "failed":
+        if release_version(session, config, version_id, describe(exc)) == VersionState.FAILED:
             return session.get(BotVersion, version_id)
         raise
     except Exception as exc:  # a bug: running it again would fail the same way
@@ -137,32 +147,24 @@ def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion
         return None  # finished meanwhile (its lease lapsed and another worker took it)
 
 
-def release_version(session: Session, config: Mapping, version_id: int, reason: str) -> str | None:
+def release_version(
+    session: Session, config: Mapping, version_id: int, reason: str
+) -> VersionState | None:
     """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
 
-    Returns its new state ("pending" or "failed"), None if it was not being validated.
+    Returns its new state (pending or failed), None if it was not being validated.
     """
     session.rollback()
-    done = session.execute(
-        update(BotVersion)
-        .where(
-            BotVersion.id == version_id,
-            BotVersion.state == "validating",
-            BotVersion.attempts < max_attempts(config),
-        )
-        .values(state="pending")
-    ).rowcount
-    session.commit()
-    if done:
-        return "pending"
+    if bot_service.requeue_validation(session, version_id, max_attempts(config)):
+        return VersionState.PENDING
     row = session.execute(
         select(BotVersion.state, BotVersion.attempts).where(BotVersion.id == version_id)
     ).one_or_none()
-    if row is None or row.state != "validating":
+    if row is None or row.state != VersionState.VALIDATING:
         return None
     text = not_run_log(f"{_tries(row.attempts)}; the last: {reason}")
     log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})
-    return "failed" if _fail_validation(session, version_id, text) else None
+    return VersionState.FAILED if _fail_validation(session, version_id, text) else None
 
 
 def _tries(attempts: int) -> str:
@@ -181,7 +183,7 @@ def play_match(session: Session, config: Mapping, match_id: int) -> Match | None
     except SoftTimeLimitExceeded:
         return _fail_match(session, match_id, TOO_LONG)
     except INFRASTRUCTURE as exc:
-        if release_match(session, config, match_id, describe(exc)) == "failed":
+        if release_match(session, config, match_id, describe(exc)) == MatchState.FAILED:
             return None
         raise
     except ValueError as exc:  # a stored file that cannot be staged, or a bad outcome
@@ -199,34 +201,26 @@ def _fail_match(session: Session, match_id: int, reason: str) -> None:
     match_service.fail_match(session, match_id, reason)
 
 
-def release_match(session: Session, config: Mapping, match_id: int, reason: str) -> str | None:
+def release_match(
+    session: Session, config: Mapping, match_id: int, reason: str
+) -> MatchState | None:
     """Put a running match back in the queue, or fail it (unrated) after MAX_ATTEMPTS.
 
-    Returns its new state ("queued" or "failed"), None if it was not running.
+    Returns its new state (queued or failed), None if it was not running.
     """
     session.rollback()
-    done = session.execute(
-        update(Match)
-        .where(
-            Match.id == match_id,
-            Match.state == "running",
-            Match.attempts < max_attempts(config),
-        )
-        .values(state="queued", started_at=None)
-    ).rowcount
-    session.commit()
-    if done:
-        return "queued"
+    if match_service.requeue_match(session, match_id, max_attempts(config)):
+        return MatchState.QUEUED
     row = session.execute(
         select(Match.state, Match.attempts).where(Match.id == match_id)
     ).one_or_none()
-    if row is None or row.state != "running":
+    if row is None or row.state != MatchState.RUNNING:
         return None
     log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
     failed = match_service.fail_match(
         session, match_id, f"{_tries(row.attempts)}; the last: {reason}"
     )
-    return "failed" if failed else None
+    return MatchState.FAILED if failed else None
 
 
 def _unsafe(config: Mapping) -> bool:
@@ -242,7 +236,7 @@ def ladder_candidates(session: Session, config: Mapping, game: str) -> list[Cand
         .join(Bot, BotVersion.bot_id == Bot.id)
         .join(Rating, Rating.version_id == BotVersion.id)
         .join(User, Bot.owner_id == User.id)
-        .where(Bot.game == game, BotVersion.state == "active", Bot.retired_at.is_(None))
+        .where(Bot.game == game, BotVersion.state == VersionState.ACTIVE, Bot.retired_at.is_(None))
         .order_by(BotVersion.id)
     )
     return [
@@ -290,26 +284,30 @@ def requeue_stale(
     old = now - timedelta(seconds=int(config.get("REQUEUE_AFTER_S", 600)))
     again: dict[str, list[int]] = {"match": [], "validate": []}
     for match_id in session.scalars(
-        select(Match.id).where(Match.state == "running", Match.started_at < grace)
+        select(Match.id).where(Match.state == MatchState.RUNNING, Match.started_at < grace)
     ).all():
         released = not leased("match", match_id) and release_match(
             session, config, match_id, WORKER_LOST
         )
-        if released == "queued":
+        if released == MatchState.QUEUED:
             again["match"].append(match_id)
     again["match"] += session.scalars(
-        select(Match.id).where(Match.state == "queued", Match.created_at < old)
+        select(Match.id).where(Match.state == MatchState.QUEUED, Match.created_at < old)
     ).all()
     for version_id in session.scalars(
-        select(BotVersion.id).where(BotVersion.state == "validating", BotVersion.created_at < grace)
+        select(BotVersion.id).where(
+            BotVersion.state == VersionState.VALIDATING, BotVersion.created_at < grace
+        )
     ).all():
         released = not leased("validate", version_id) and release_version(
             session, config, version_id, WORKER_LOST
         )
-        if released == "pending":
+        if released == VersionState.PENDING:
             again["validate"].append(version_id)
     again["validate"] += session.scalars(
-        select(BotVersion.id).where(BotVersion.state == "pending", BotVersion.created_at < old)
+        select(BotVersion.id).where(
+            BotVersion.state == VersionState.PENDING, BotVersion.created_at < old
+        )
     ).all()
     for kind, ids in again.items():
         for ident in sorted(set(ids)):

@@ -6,7 +6,7 @@ response that drifts from this document fails the tests.
 
 from __future__ import annotations
 
-from ladder.models import MATCH_STATES, MAX_ID, SEAT_STATUSES, VERSION_STATES
+from ladder.models import MAX_ID, SEAT_STATUSES, MatchState, VersionState
 
 
 def _nullable(kind: str, **extra) -> dict:
@@ -82,7 +82,7 @@ SCHEMAS = {
             "id": {"type": "integer"},
             "bot_id": {"type": "integer"},
             "number": {"type": "integer", "minimum": 1},
-            "state": {"type": "string", "enum": list(VERSION_STATES)},
+            "state": {"type": "string", "enum": [s.value for s in VersionState]},
             "size": {"type": "integer", "minimum": 1},
             "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
             "kind": {"type": "string", "enum": ["py", "zip"]},
@@ -135,7 +135,7 @@ SCHEMAS = {
             "seed": {"type": "integer"},
             "players": {"type": "integer"},
             "ranked": {"type": "boolean"},
-            "state": {"type": "string", "enum": list(MATCH_STATES)},
+            "state": {"type": "string", "enum": [s.value for s in MatchState]},
             "unrated_reason": _nullable(
                 "string", description="why the match moved no rating: it failed, or was void"
             ),

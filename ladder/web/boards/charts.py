@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
-from ladder.models import BotVersion, Rating
+from ladder.models import BotVersion, Rating, VersionState
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CHART_LIBRARY = "vendor/uplot/uPlot.iife.min.js"
@@ -63,7 +63,7 @@ def skill_distribution(session: Session, game: str) -> dict:
     skills = session.scalars(
         select(Rating.skill)
         .join(BotVersion, Rating.version_id == BotVersion.id)
-        .where(and_(Rating.game == game, BotVersion.state == "active"))
+        .where(and_(Rating.game == game, BotVersion.state == VersionState.ACTIVE))
     ).all()
     return {"game": game, "bots": len(skills), "bins": histogram([float(s) for s in skills])}
 
