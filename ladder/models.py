@@ -65,6 +65,11 @@ MAX_ID = 2**31 - 1  # ids are 32-bit integers in PostgreSQL
 SEAT_STATUSES = STATUSES  # defined once, by the runner that gives them
 
 
+def version_label(bot: str, number: int, owner: str | None = None) -> str:
+    """How people see a bot version named: `name vN`, or `owner/name vN` where owners meet."""
+    return f"{owner}/{bot} v{number}" if owner else f"{bot} v{number}"
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -183,7 +188,13 @@ class BotVersion(Base):
 
     @property
     def label(self) -> str:
-        return f"{self.bot.name} v{self.number}"
+        """`name vN`, as pages and messages name it."""
+        return version_label(self.bot.name, self.number)
+
+    @property
+    def seat_label(self) -> str:
+        """`owner/name vN`, as a match's seats name it (and its replay)."""
+        return version_label(self.bot.name, self.number, self.bot.owner.username)
 
     def __repr__(self) -> str:
         return f"BotVersion({self.id}, bot={self.bot_id}, v{self.number}, {self.state})"

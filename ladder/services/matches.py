@@ -147,7 +147,7 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
             {
                 "seat": seat.seat,
                 "version_id": version.id,
-                "label": f"{version.bot.owner.username}/{version.bot.name} v{version.number}",
+                "label": version.seat_label,
                 "kind": version.kind,
                 "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
             }

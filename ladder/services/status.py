@@ -17,7 +17,16 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder.jobs import broker
-from ladder.models import IN_FLIGHT, Bot, BotVersion, Match, MatchState, VersionState, utcnow
+from ladder.models import (
+    IN_FLIGHT,
+    Bot,
+    BotVersion,
+    Match,
+    MatchState,
+    VersionState,
+    utcnow,
+    version_label,
+)
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +164,8 @@ def failures_since(session: Session, since: datetime) -> dict:
             "id": version.id,
             "game": game,
             "at": _iso(version.validated_at),
-            "reason": f"{name} v{version.number}: {_validation_reason(version.validation_log)}",
+            "reason": f"{version_label(name, version.number)}: "
+            f"{_validation_reason(version.validation_log)}",
         }
         for version, game, name in failed_versions[:RECENT_FAILURES]
     ]

@@ -76,7 +76,7 @@ def validation_job(version: BotVersion, config: Mapping) -> dict:
     seats = [
         {
             "seat": 0,
-            "label": f"{version.bot.name} v{version.number}",
+            "label": version.label,
             "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
         }
     ]

@@ -1,15 +1,24 @@
-"""The `page` query argument shared by the site's paginated pages."""
+"""Integer query arguments, and the `page` of the site's and the API's paginated lists."""
 
 from __future__ import annotations
 
-from flask import abort, request
+from flask import request
+
+from ladder.services.errors import ServiceError
 
 MAX_PAGE = 1_000_000
 
 
-def page_arg() -> int:
-    """The `page` query argument: a positive integer, else 400."""
-    raw = request.args.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
-        abort(400, "page must be a positive integer")
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    """The query argument `name`: `default` when absent, else an integer from low to high (400)."""
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ServiceError(f"{name} must be an integer from {low} to {high}")
     return int(raw)
+
+
+def page_arg() -> int:
+    """The `page` query argument: 1 when absent, else a positive integer (400)."""
+    return int_arg("page", 1, 1, MAX_PAGE)

@@ -11,6 +11,7 @@ from ladder.services import accounts, bots, matches, queries
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info
+from ladder.web.paging import int_arg, page_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -49,18 +50,9 @@ def _unauthorized(exc: Unauthorized):
     return response, 401
 
 
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise ServiceError(f"{name} must be an integer from {low} to {high}")
-    return int(raw)
-
-
 def _paging() -> tuple[int, int]:
     default = min(current_app.config["PAGE_SIZE"], MAX_PER_PAGE)
-    return _int_arg("page", 1, 1, 1_000_000), _int_arg("per_page", default, 1, MAX_PER_PAGE)
+    return page_arg(), int_arg("per_page", default, 1, MAX_PER_PAGE)
 
 
 def _game(name: str) -> str:
@@ -125,7 +117,7 @@ def match_list():
     game = request.args.get("game")  # absent: every game; empty or unknown: refused
     if game is not None and game not in engine.game_names():
         raise ServiceError(f"unknown game {game!r}")
-    bot_id = _int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None
+    bot_id = int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None
     return jsonify(queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id))
 
 

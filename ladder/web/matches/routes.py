@@ -17,6 +17,7 @@ from flask_login import current_user, login_required
 
 import engine
 from ladder.extensions import db
+from ladder.models import version_label
 from ladder.services import bots, matches, queries
 from ladder.services.errors import ServiceError
 from ladder.web.matches.forms import ChallengeForm
@@ -31,7 +32,10 @@ def opponent_choices(version) -> list[tuple[int, str]]:
     """Active versions of the same game to challenge, best first."""
     board = queries.leaderboard(db.session, version.bot.game, 1, CHALLENGE_CHOICES)
     return [
-        (e["version_id"], f"{e['bot']} v{e['version']} by {e['owner']} (skill {e['skill']:.1f})")
+        (
+            e["version_id"],
+            f"{version_label(e['bot'], e['version'])} by {e['owner']} (skill {e['skill']:.1f})",
+        )
         for e in board["entries"]
         if e["version_id"] != version.id
     ]
