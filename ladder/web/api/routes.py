@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 import engine
 from ladder.extensions import db
@@ -10,7 +10,7 @@ from ladder.models import MAX_ID
 from ladder.services import accounts, bots, matches, queries
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.api.openapi import document
-from ladder.web.boards.games import game_info
+from ladder.web.boards.games import game_info, known_game
 from ladder.web.paging import int_arg, page_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -55,12 +55,6 @@ def _paging() -> tuple[int, int]:
     return page_arg(), int_arg("per_page", default, 1, MAX_PER_PAGE)
 
 
-def _game(name: str) -> str:
-    if name not in engine.game_names():
-        abort(404)
-    return name
-
-
 @bp.get("/openapi.json")
 def openapi():
     return jsonify(document(engine.game_names()))
@@ -74,7 +68,7 @@ def games():
 @bp.get("/games/<game>/leaderboard")
 def leaderboard(game: str):
     page, per_page = _paging()
-    return jsonify(queries.leaderboard(db.session, _game(game), page, per_page))
+    return jsonify(queries.leaderboard(db.session, known_game(game), page, per_page))
 
 
 @bp.get("/bots/<id:bot_id>")

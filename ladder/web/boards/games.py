@@ -10,7 +10,16 @@ import json
 import sys
 from pathlib import Path
 
+from flask import abort
+
 import engine
+
+
+def known_game(name: str) -> str:
+    """`name` if it is a registered game, else 404 (a game in a URL)."""
+    if name not in engine.game_names():
+        abort(404)
+    return name
 
 
 def rules_text(name: str) -> str | None:

@@ -22,12 +22,6 @@ from ladder.web.paging import page_arg
 bp = Blueprint("boards", __name__)
 
 
-def _known(game: str) -> str:
-    if game not in engine.game_names():
-        abort(404)
-    return game
-
-
 @bp.get("/")
 def index():
     boards = {name: queries.leaderboard(db.session, name, 1, 5) for name in engine.game_names()}
@@ -42,13 +36,13 @@ def leaderboard_pick():
         return render_template(
             "boards/leaderboard.html", board=None, game=None, chart_library=False
         )
-    return redirect(url_for("boards.leaderboard", game=_known(game)))
+    return redirect(url_for("boards.leaderboard", game=games.known_game(game)))
 
 
 @bp.get("/leaderboard/<game>")
 def leaderboard(game: str):
     board = queries.leaderboard(
-        db.session, _known(game), page_arg(), current_app.config["PAGE_SIZE"]
+        db.session, games.known_game(game), page_arg(), current_app.config["PAGE_SIZE"]
     )
     return render_template(
         "boards/leaderboard.html",
@@ -61,7 +55,7 @@ def leaderboard(game: str):
 
 @bp.get("/games/<game>")
 def game(game: str):
-    _known(game)
+    games.known_game(game)
     return render_template(
         "boards/game.html",
         info=games.game_info(game),
@@ -73,7 +67,7 @@ def game(game: str):
 
 @bp.get("/games/<game>/starter/bot.py")
 def starter(game: str):
-    path = games.starter_path(current_app.config["STARTER_DIR"], _known(game))
+    path = games.starter_path(current_app.config["STARTER_DIR"], games.known_game(game))
     if path is None:
         abort(404)
     return send_file(path, mimetype="text/plain", as_attachment=True, download_name="bot.py")

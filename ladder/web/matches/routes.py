@@ -15,11 +15,11 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-import engine
 from ladder.extensions import db
 from ladder.models import version_label
 from ladder.services import bots, matches, queries
 from ladder.services.errors import ServiceError
+from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg
 
@@ -44,8 +44,8 @@ def opponent_choices(version) -> list[tuple[int, str]]:
 @bp.get("/matches")
 def match_list():
     game = request.args.get("game") or None
-    if game is not None and game not in engine.game_names():
-        abort(404)
+    if game is not None:
+        known_game(game)
     bot_arg = request.args.get("bot", "")
     if bot_arg and not bot_arg.isdigit():
         abort(400, "bot must be a bot id")
