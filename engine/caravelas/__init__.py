@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.caravelas import svg
-from engine.caravelas.state import CaravelasState
+from engine.caravelas.state import REPLAYS, CaravelasState
 from engine.core import Game
 
 GAME = Game(
@@ -13,7 +13,8 @@ GAME = Game(
     version=CaravelasState.engine_version,
     factory=CaravelasState,
     option_defaults={},
-    replays=("caravelas-1",),  # caravelas-2 only added the round limit
+    # caravelas-2 added the round limit, caravelas-3 fixed the player card (RULES.md).
+    replays=REPLAYS,
     drawing=svg.drawing,
 )
 

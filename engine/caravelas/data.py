@@ -282,7 +282,7 @@ CUBE_PLACES: dict[str, str] = {
 }
 
 # The player card: points per slot, rising with the distance of the cube's
-# place (the card's example 5 + 6 + 7 + 10 = 28 is yellow+blue+white+green).
+# place (the rules' fig. 5, 5 + 6 + 7 + 10 = 28, is yellow+blue+white+green).
 SLOT_VALUES: dict[str, int] = {
     "red": 3,
     "brown": 4,
@@ -295,8 +295,18 @@ SLOT_VALUES: dict[str, int] = {
 }
 
 # Which caravel (1-4) carries which two slots. Rules fig. 4: caravel 1 holds
-# the black and the red cube.
+# the black and the red cube. Rules fig. 5: a fleet with caravel 3 sunk (its
+# cubes went back at once, 9.5) delivers 5 + 6 + 7 + 10, so yellow, blue, white
+# and green ride on caravels 2 and 4, and caravel 3 holds brown and pink.
 CARAVEL_SLOTS: dict[int, tuple[str, str]] = {
+    1: ("red", "black"),
+    2: ("yellow", "white"),
+    3: ("brown", "pink"),
+    4: ("blue", "green"),
+}
+# The card of caravelas-1 and caravelas-2, kept so their records replay: it put
+# yellow and white on caravel 3, which made fig. 5 impossible.
+CARAVEL_SLOTS_BEFORE_3: dict[int, tuple[str, str]] = {
     1: ("red", "black"),
     2: ("brown", "pink"),
     3: ("yellow", "white"),

@@ -14,7 +14,8 @@ from engine.core import State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
-SLOT_CARAVEL = {colour: k for k, pair in data.CARAVEL_SLOTS.items() for colour in pair}
+# Older versions this engine still replays with their own rules (RULES.md, "Versions").
+REPLAYS = ("caravelas-1", "caravelas-2")
 CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
@@ -32,13 +33,23 @@ class CaravelasState(State):
     """One game of Caravelas for 2-4 players."""
 
     game_name = "caravelas"
-    engine_version = "caravelas-2"
-    private_view_keys = ("movement", "discovery_cards", "drawn")
+    engine_version = "caravelas-3"
+    private_view_keys = ("movement", "discovery_cards", "drawn", "discovery_pile_known")
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
+        if self.version not in (self.engine_version, *REPLAYS):
+            raise ValueError(
+                f"caravelas plays {self.engine_version} and replays {', '.join(REPLAYS)},"
+                f" not {version!r}"
+            )
+        # The player card this version plays: caravelas-1 and -2 had another (RULES.md).
+        self._caravel_slots = (
+            data.CARAVEL_SLOTS_BEFORE_3 if self.version in REPLAYS else data.CARAVEL_SLOTS
+        )
+        self._slot_caravel = {c: k for k, pair in self._caravel_slots.items() for c in pair}
         n = num_players
         self.pos = [data.LISBOA_ID] * n
         self.score = [0] * n
@@ -71,8 +82,15 @@ class CaravelasState(State):
         self.round = 1
         self.phase = SAIL
         self.drawn: list[str] = []
+        # Per seat, the drawn cards it put under the pile that nobody has drawn
+        # since: it saw them and knows where they lie (its view shows them).
+        self.returned: list[list[str]] = [[] for _ in range(n)]
         self.end_triggered = False
         self._start_turn()
+
+    def _after_setup(self) -> None:
+        # A seat remembers only cards still in the pile (a test may set a new pile).
+        self.returned = [[p for p in known if p in self.pile] for known in self.returned]
 
     # -- turn bookkeeping --------------------------------------------------
     def _start_turn(self) -> None:
@@ -142,7 +160,7 @@ class CaravelasState(State):
         if self.phase == SINK:
             return [
                 {"type": "sink", "caravel": k}
-                for k in data.CARAVEL_SLOTS
+                for k in self._caravel_slots
                 if not self.sunk[seat][k - 1]
             ]
         # DISCARD
@@ -194,7 +212,7 @@ class CaravelasState(State):
 
     def _collect(self, seat: int, colour: str) -> None:
         """Rule 8: one cube, one per colour, only onto a caravel afloat."""
-        afloat = not self.sunk[seat][SLOT_CARAVEL[colour] - 1]
+        afloat = not self.sunk[seat][self._slot_caravel[colour] - 1]
         if self.stock[colour] and colour not in self.cargo[seat] and afloat:
             self.stock[colour] -= 1
             self.cargo[seat].append(colour)
@@ -236,7 +254,7 @@ class CaravelasState(State):
     def _sink(self, caravel: int) -> None:
         seat = self.turn
         self.sunk[seat][caravel - 1] = True
-        lost = [c for c in self.cargo[seat] if SLOT_CARAVEL[c] == caravel]
+        lost = [c for c in self.cargo[seat] if self._slot_caravel[c] == caravel]
         for colour in lost:
             self.cargo[seat].remove(colour)
             self.stock[colour] += 1  # back to its place, green included (9.5)
@@ -253,6 +271,8 @@ class CaravelasState(State):
     def _draw(self) -> None:
         seat = self.turn
         self.drawn, self.pile = self.pile[:4], self.pile[4:]
+        for known in self.returned:
+            known[:] = [p for p in known if p not in self.drawn]
         self.drew = True
         self.phase = KEEP
         self.emit("draw", seat=seat, cards=len(self.drawn))
@@ -261,7 +281,9 @@ class CaravelasState(State):
         seat = self.turn
         self.secret[seat] = sorted(self.secret[seat] + places)
         # The rest go to the bottom of the pile, in the order drawn (rule 7).
-        self.pile.extend(p for p in self.drawn if p not in places)
+        back = [p for p in self.drawn if p not in places]
+        self.pile.extend(back)
+        self.returned[seat].extend(back)
         self.emit("keep", seat=seat, kept=len(places), returned=len(self.drawn) - len(places))
         self.drawn = []
         self.phase = SAIL

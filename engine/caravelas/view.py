@@ -25,7 +25,7 @@ def build(state: CaravelasState, seat: int) -> dict:
     used = [0] * (max(data.MOVEMENT_DECK) + 1)
     for value in state.used:
         used[value] += 1
-    return {
+    out = {
         "seat": seat,
         "players": n,
         "turn": state.turn,
@@ -53,6 +53,13 @@ def build(state: CaravelasState, seat: int) -> dict:
         "drawn_count": len(state.drawn),
         "events": state.events_since_last_decision(seat),
     }
+    if state.version == "caravelas-3":
+        # The seat saw the cards it put under the pile and knows where they lie
+        # until someone draws them: the pile top first, None where it cannot know.
+        # (caravelas-1 and -2 forgot them; their records rebuild that view.)
+        mine = set(state.returned[seat])
+        out["discovery_pile_known"] = [p if p in mine else None for p in state.pile]
+    return out
 
 
 def colour_counts(state: CaravelasState, seat: int) -> dict[str, int]:
@@ -96,10 +103,20 @@ def hidden_variant(state: CaravelasState, seat: int, seed: int) -> CaravelasStat
             by_colour[colour] = by_colour[colour][take:]
         other.secret[s] = sorted(mine)
     loose += by_colour[data.GREEN] + by_colour[data.YELLOW]
+    # The cards `seat` put under the pile stay where it knows they lie.
+    known = {i: p for i, p in enumerate(state.pile) if p in state.returned[seat]}
+    loose = [p for p in loose if p not in known.values()]
     shuffler.shuffle(loose)
     if other.turn != seat:
         other.drawn, loose = loose[: len(other.drawn)], loose[len(other.drawn) :]
-    other.pile = loose
+    pile = []
+    for i in range(len(state.pile)):
+        pile.append(known[i] if i in known else loose.pop())
+    other.pile = pile
+    # Others remember the pile positions they filled, whatever card now lies there.
+    for s in others:
+        mine = set(state.returned[s])
+        other.returned[s] = [pile[i] for i, p in enumerate(state.pile) if p in mine]
     other._legal_cache = None
     return other
 
@@ -109,7 +126,7 @@ def _copy(state: CaravelasState) -> CaravelasState:
     other = copy.copy(state)
     for name in ("pos", "score", "used", "deck", "pile", "drawn", "history", "log", "_seen"):
         setattr(other, name, list(getattr(state, name)))
-    for name in ("found", "cargo", "sunk", "hand", "secret"):
+    for name in ("found", "cargo", "sunk", "hand", "secret", "returned"):
         setattr(other, name, [list(x) for x in getattr(state, name)])
     other.stock = dict(state.stock)
     other.options = dict(state.options)

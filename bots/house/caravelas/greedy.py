@@ -143,10 +143,11 @@ SLOT_VALUES = {
     "black": 9,
     "green": 10,
 }
+# The player card of engine `caravelas-3` (rules figs. 4 and 5).
 CARAVEL_SLOTS = {
     1: ("red", "black"),
-    2: ("brown", "pink"),
-    3: ("yellow", "white"),
+    2: ("yellow", "white"),
+    3: ("brown", "pink"),
     4: ("blue", "green"),
 }
 LISBOA = "lisboa"

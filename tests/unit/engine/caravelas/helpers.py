@@ -7,13 +7,16 @@ from engine.caravelas.state import CaravelasState
 from engine.core import Rng
 
 
-def position(n=2, *, at="lisboa", hand=(1, 2, 3, 4), secret=None, cargo=(), sunk=(), **fields):
+def position(
+    n=2, *, at="lisboa", hand=(1, 2, 3, 4), secret=None, cargo=(), sunk=(), version=None, **fields
+):
     """A game with seat 0 on move at `at`, holding these cards and this cargo.
 
     `fields` set further public fields (or replace those built here), all
-    through `State.setup_position`, the engine's one set-up hook.
+    through `State.setup_position`, the engine's one set-up hook; `version` is
+    the rules version played (None: the current one).
     """
-    state = CaravelasState(n, seed=11)
+    state = CaravelasState(n, seed=11, version=version)
     secrets, pile = state.secret, state.pile
     if secret is not None:
         # Keep every discovery card in exactly one place: some seat's hand or the pile.
@@ -46,10 +49,11 @@ def move(card, to):
     return {"type": "move", "card": card, "to": to}
 
 
-def die_showing(face):
-    """An Rng whose first roll of the house die shows `face`."""
+def die_showing(*faces):
+    """An Rng whose first rolls of the house die show these `faces`, in order."""
     for seed in range(1000):
-        if data.DIE_FACES[Rng(seed).below(len(data.DIE_FACES))] == face:
+        rng = Rng(seed)
+        if all(data.DIE_FACES[rng.below(len(data.DIE_FACES))] == face for face in faces):
             return Rng(seed)
     raise AssertionError("no seed found")
 

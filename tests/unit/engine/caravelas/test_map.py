@@ -134,6 +134,11 @@ def test_the_player_card_has_two_slots_per_caravel_and_the_printed_example():
     assert set(data.CARAVEL_SLOTS[1]) == {"red", "black"}  # rules fig. 4
     values = sorted(data.SLOT_VALUES.values())
     assert {5, 6, 7, 10} <= set(values) and values == sorted(set(values))
+    # Rules fig. 5: 5 + 6 + 7 + 10 delivered with caravel 3 sunk, so none rides on it.
+    fig_5 = {c for c, v in data.SLOT_VALUES.items() if v in (5, 6, 7, 10)}
+    assert len(fig_5) == 4 and not fig_5 & set(data.CARAVEL_SLOTS[3])
+    # The card of caravelas-1 and -2, kept for their replays, broke fig. 5.
+    assert data.CARAVEL_SLOTS_BEFORE_3[3] == ("yellow", "white")
 
 
 def test_movement_deck_and_die():

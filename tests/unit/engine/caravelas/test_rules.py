@@ -161,7 +161,8 @@ def test_collecting(cargo, sunk, stock, cargo_after, stock_after):
 @pytest.mark.parametrize(
     ("cargo", "sunk", "points", "jeronimos", "ends_turn"),
     [
-        (("yellow", "blue", "white", "green"), (3,), 28, 1, True),  # fig. 5: 5+6+7+10
+        # Fig. 5's sum, 5+6+7+10 (played through in test_fig_5_through_play).
+        (("yellow", "blue", "white", "green"), (3,), 28, 1, True),
         (("red", "brown"), (), 7, 0, True),
         ((), (3,), 0, 0, True),  # repairing alone ends the turn
         ((), (), 0, 0, False),  # nothing to do: sail on
@@ -225,6 +226,52 @@ def test_kept_cards_join_the_hand_and_the_rest_go_under_the_pile():
     assert state.secret[0] == ["congo", "goa", "natal"]
     assert state.pile == ["ormuz", "ceilao", "mina"]
     assert events(state, "keep")[-1] == {"event": "keep", "seat": 0, "kept": 2, "returned": 2}
+
+
+# Rule 7: «Devolva as cartas rejeitadas à base da respectiva pilha» — "Return the
+# rejected cards to the bottom of the pile". The seat saw them and knows where they lie
+# until somebody draws them: from caravelas-3 on its view keeps them.
+def known(view):
+    return {i: p for i, p in enumerate(view["discovery_pile_known"]) if p is not None}
+
+
+def test_a_seat_remembers_the_cards_it_put_under_the_pile_until_they_are_drawn():
+    named = ["ceilao", "natal", "mina", "congo", "ormuz", "sofala"]
+    rest = sorted(set(data.DISCOVERIES) - set(named) - {"goa"})
+    state = position(at="angediva", hand=(1, 1, 2, 3), secret=["goa"])
+    value = state.hand[1][0]
+    start = next(c for c in DESTINATIONS if "calecute" in DESTINATIONS[c][value])
+    # Out of play (discovered) so that the pile is short: seat 1 will reach the bottom.
+    state.setup_position(
+        pile=list(named), secret=[["goa"], []], found=[[], rest], pos=["angediva", start]
+    )
+    play = [move(1, "calecute"), {"type": "draw"}, {"type": "keep", "places": ["congo"]}]
+    for action in play:
+        state.apply(action)
+    assert state.pile == ["ormuz", "sofala", "ceilao", "natal", "mina"]
+    assert known(state.view(0)) == {2: "ceilao", 3: "natal", 4: "mina"}
+    assert known(state.view(1)) == {}  # seat 1 never saw them
+    for action in (END, {"type": "discard", "cards": []}, move(value, "calecute")):
+        state.apply(action)
+    assert known(state.view(0)) == {2: "ceilao", 3: "natal", 4: "mina"}  # turns later
+    state.apply({"type": "draw"})  # seat 1 draws ormuz, sofala, ceilao, natal
+    assert known(state.view(0)) == {0: "mina"}
+    state.apply({"type": "keep", "places": ["ceilao"]})
+    assert state.pile == ["mina", "ormuz", "sofala", "natal"]
+    assert known(state.view(0)) == {0: "mina"}  # not natal: seat 1 chose what went back
+    assert known(state.view(1)) == {1: "ormuz", 2: "sofala", 3: "natal"}
+    for seat in (0, 1):
+        for seed in range(10):
+            assert state.hidden_variant(seat, seed).view(seat) == state.view(seat)
+
+
+def test_before_caravelas_3_the_view_forgot_the_cards_put_under_the_pile():
+    state = position(at="angediva", secret=["goa"], version="caravelas-2")
+    state.setup_position(pile=["ceilao", "natal", "mina", "congo", "ormuz"])
+    for action in (move(1, "calecute"), {"type": "draw"}):
+        state.apply(action)
+    state.apply({"type": "keep", "places": ["congo"]})
+    assert "discovery_pile_known" not in state.view(0)
 
 
 def test_drawing_only_once_per_turn_and_right_after_stopping():
@@ -526,12 +573,118 @@ def test_ruling_12_a_game_that_never_scores_ends_after_round_400():
     assert state.result()["scores"] == state.final_scores()
 
 
-def test_records_of_the_version_before_the_round_limit_still_replay():
-    state = CaravelasState(3, seed=8)
+@pytest.mark.parametrize("version", ["caravelas-1", "caravelas-2"])
+def test_records_of_older_versions_replay_with_their_own_rules(version):
+    state = CaravelasState(3, seed=8, version=version)
     chooser = random.Random(8)
     while not state.is_over():
         state.apply(chooser.choice(state.legal_actions()))
-    record = {**state.record(), "engine_version": "caravelas-1"}
-    assert engine.replay(record).result() == state.result()
-    with pytest.raises(ValueError, match="caravelas-0"):
+    record = state.record()
+    assert record["engine_version"] == version
+    rebuilt = engine.replay(record)
+    assert rebuilt.version == version and rebuilt.result() == state.result()
+    assert rebuilt.view(0) == state.view(0)
+    assert "discovery_pile_known" not in rebuilt.view(0)  # the view of its day
+    with pytest.raises(ValueError, match=r"caravelas-0.*caravelas-3.*caravelas-1, caravelas-2"):
         engine.replay({**record, "engine_version": "caravelas-0"})
+
+
+# -- the player card through play (figs. 4 and 5, rule 9.5) -------------------------
+# Fig. 5: «O jogador chegou a Lisboa com carga e uma Caravela afundada (a nº 3).
+# Recupera-a, devolvendo a ficha preta à caixa. Ganha 28 pontos (5+6+7+10)» — "The
+# player reached Lisboa with cargo and one Caravel sunk (no. 3). He recovers it,
+# returning the black disc to the box. He scores 28 points (5+6+7+10)".
+# Rule 9.5: «Se a Caravela que vai ao fundo já carrega cubos, devolva-os imediatamente
+# aos seus locais» and «O jogador não pode recolher mais cubos desse tipo» — "If the
+# Caravel that sinks already carries cubes, return them at once to their places" and
+# "The player may not collect more cubes of that kind". So the cubes worth 5, 6, 7 and
+# 10 ride on caravels 1, 2 and 4. The same moves under the card of caravelas-1 and -2
+# (yellow and white on caravel 3) lose white at the Cape, cannot load yellow, and
+# deliver blue and green only: 16.
+FIG_5 = [  # from Calecute: green, white, the Cape (a 1: caravel 3 sinks), blue, yellow, home
+    move(3, "ceilao"),
+    move(3, "chagos"),
+    move(5, "sofala"),
+    move(5, CAPE),
+    {"type": "sink", "caravel": 3},
+    END,  # an empty hand refills at once: 4, 4, 2, 5 from the deck
+    END,  # seat 1 ends its turn...
+    {"type": "discard", "cards": []},  # ...keeping its cards
+    move(4, "congo"),
+    move(4, "mina"),
+    move(2, "serra_leoa"),
+    move(5, "lisboa"),
+]
+
+
+def stacked_deck(state, upcoming):
+    """The movement deck left by the hands of `state`, drawing `upcoming` first."""
+    deck = [v for v, count in data.MOVEMENT_DECK.items() for _ in range(count)]
+    for value in [*(v for hand in state.hand for v in hand), *upcoming]:
+        deck.remove(value)
+    return deck + list(reversed(upcoming))  # the deck is drawn from its end
+
+
+@pytest.mark.parametrize(
+    ("version", "lost", "delivered", "points"),
+    [
+        ("caravelas-3", [], ["yellow", "blue", "white", "green"], 28),
+        ("caravelas-2", ["white"], ["blue", "green"], 16),
+        ("caravelas-1", ["white"], ["blue", "green"], 16),
+    ],
+)
+def test_fig_5_through_play(version, lost, delivered, points):
+    # The start position only: seat 0 at Calecute with these cards, the next ones
+    # drawn and the die; everything after it is played.
+    state = position(
+        at="calecute", hand=(3, 3, 5, 5), secret=[], version=version, rng=die_showing(1)
+    )
+    state.setup_position(deck=stacked_deck(state, (4, 4, 2, 5)))
+    for action in FIG_5:
+        state.apply(action)
+    assert events(state, "sink") == [{"event": "sink", "seat": 0, "caravel": 3, "cubes": lost}]
+    assert events(state, "deliver") == [
+        {"event": "deliver", "seat": 0, "cubes": delivered, "points": points, "repaired": 1}
+    ]
+    assert state.score[0] == points and state.sunk[0] == [False] * 4
+
+
+# Fig. 4: «O jogador verde chegou ao Cabo da Boa Esperança com uma carta Movimento 2 e
+# apenas gastou 1 movimento. [...] O resultado é 1 [...] O jogador escolhe a Caravela 1,
+# coloca sobre ela uma ficha preta e perde o cubo preto e o vermelho.» — "The green
+# player reached the Cape of Good Hope with a Movement card 2 and spent only 1 move.
+# [...] The result is 1 [...] The player chooses Caravel 1, puts a black disc on it and
+# loses the black cube and the red one." Caravel 1 carries red and black in every version.
+FIG_4 = [  # red at Guiné, round the Cape (a 0), black at Cochim, back to the Cape (a 1)
+    move(1, "guine"),
+    move(1, "serra_leoa"),
+    move(5, CAPE),
+    move(1, "angra_de_sao_bras"),
+    END,
+    END,
+    {"type": "discard", "cards": []},
+    move(5, "mocambique"),
+    move(5, "cochim"),
+    move(3, "mascarenhas"),
+    move(5, "angra_de_sao_bras"),
+    END,
+    END,
+    {"type": "discard", "cards": []},
+    move(2, CAPE),  # one move of the two: the Cape stops the fleet
+    {"type": "sink", "caravel": 1},
+]
+
+
+@pytest.mark.parametrize("version", ["caravelas-3", "caravelas-1"])
+def test_fig_4_through_play(version):
+    state = position(
+        at="rio_de_sanaga", hand=(1, 1, 1, 5), secret=[], version=version, rng=die_showing(0, 1)
+    )
+    state.setup_position(deck=stacked_deck(state, (5, 5, 3, 5, 2, 1, 1, 1)))
+    for action in FIG_4[:-1]:
+        state.apply(action)
+    assert state.cargo[0] == ["red", "black"] and state.phase == "sink"
+    assert state.pos[0] == CAPE and state.hand[0] == [1, 1, 1]
+    state.apply(FIG_4[-1])
+    assert state.cargo[0] == [] and state.sunk[0] == [True, False, False, False]
+    assert events(state, "sink")[-1]["cubes"] == ["red", "black"]
