@@ -130,7 +130,10 @@ def load(record: Any, *, game: str | None = None) -> Replay:
     if not isinstance(options, dict):
         raise ReplayError("'options' must be an object")
     try:
-        state = spec.new_game(record["players"], seed=record["seed"], options=options)
+        # An old record keeps the rules of its own engine version.
+        state = spec.new_game(
+            record["players"], seed=record["seed"], options=options, version=version
+        )
     except ValueError as exc:
         raise ReplayError(f"the replay's game cannot start: {exc}") from None
     for i, move in enumerate(actions):
@@ -255,7 +258,10 @@ def frames(replay: Replay, perspective: str | int, start: int, count: int) -> di
     record = replay.record
     actions = record["actions"]
     state = engine.get_game(replay.game).new_game(
-        replay.players, seed=record["seed"], options=record.get("options") or {}
+        replay.players,
+        seed=record["seed"],
+        options=record.get("options") or {},
+        version=record.get("engine_version"),
     )
     stop = min(start + count, replay.steps + 1)
     out = []

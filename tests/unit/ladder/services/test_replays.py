@@ -211,10 +211,16 @@ def test_action_text_reads_type_then_fields():
     assert replays.action_text({"add": 2}) == "add=2"
 
 
-def test_a_record_of_an_older_engine_version_the_engine_still_replays_loads():
-    state = engine.get_game("caravelas").new_game(2, seed=4)
+@pytest.mark.parametrize(("game", "old"), [("caravelas", "caravelas-1"), ("manila", "manila-1")])
+def test_a_record_of_an_older_engine_version_loads_and_plays_under_its_own_rules(game, old):
+    """Old match pages keep working: the record replays, and its frames, by its own rules."""
+    state = engine.get_game(game).new_game(2 if game == "caravelas" else 3, seed=4, version=old)
     chooser = random.Random(4)
     while not state.is_over():
         state.apply(chooser.choice(state.legal_actions()))
-    loaded = replays.load({**state.record(), "engine_version": "caravelas-1"})
+    record = state.record()
+    assert record["engine_version"] == old
+    loaded = replays.load(record)
     assert loaded.final.result() == state.result()
+    shown = replays.frames(loaded, "spectator", 0, loaded.steps + 1)
+    assert len(shown["frames"]) == loaded.steps + 1
