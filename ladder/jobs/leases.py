@@ -1,8 +1,8 @@
 """Leases in Redis: proof that a live worker is busy with a piece of work.
 
 A worker holds a lease key (`broker.lease_key`) while it validates a version
-or plays a match, refreshing it from a thread. If the worker dies (even by SIGKILL) the
-key expires, and the scheduler hands the work to another worker.
+or plays a match, refreshing it from a thread. If the worker dies (even by
+SIGKILL) the key expires, and the scheduler hands the work to another worker.
 """
 
 from __future__ import annotations
