@@ -305,3 +305,103 @@ class MatchSeat(Base):
 
     def __repr__(self) -> str:
         return f"MatchSeat(match={self.match_id}, seat={self.seat}, v={self.version_id})"
+
+
+class TournamentState(StrEnum):
+    """A tournament's life; `services.tournaments` alone changes it. Stored as its string."""
+
+    DRAFT = "draft"  # created by staff, settings may still change; no entries yet
+    OPEN = "open"  # owners enter one active version each; staff add house bots
+    RUNNING = "running"  # scheduled round by round; matches on the tournament queue
+    FINISHED = "finished"  # every match played: the standings are final
+    CANCELLED = "cancelled"  # stopped by staff; matches not yet played were failed
+
+
+class Tournament(Base):
+    """A tournament's settings; its schedule and standings follow from them and its matches
+    (`ladder.tournaments.Tournament` computes both)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_state_created", "state", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(40))
+    format: Mapped[str] = mapped_column(String(20))  # round-robin | swiss | elimination
+    table_size: Mapped[int | None] = mapped_column(Integer)  # None: the core's default
+    rounds: Mapped[int | None] = mapped_column(Integer)  # None: the core's default
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False)
+    advance: Mapped[int | None] = mapped_column(Integer)  # elimination: top k advance
+    seed: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(12), default=TournamentState.DRAFT)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    entrants: Mapped[list[TournamentEntrant]] = relationship(
+        back_populates="tournament", order_by="TournamentEntrant.id", cascade="all, delete-orphan"
+    )
+
+    def __repr__(self) -> str:
+        return f"Tournament({self.id}, {self.game}, {self.format}, {self.state})"
+
+
+class TournamentEntrant(Base):
+    """A bot version entered in a tournament, frozen at entry (a later upload changes nothing).
+
+    `mu` and `sigma` are its ladder rating when the tournament started (Swiss and
+    elimination seed by it), kept so the schedule can be rebuilt the same at any time.
+    """
+
+    __tablename__ = "tournament_entrants"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "bot_id"),
+        UniqueConstraint("tournament_id", "version_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id", ondelete="CASCADE"), index=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id", ondelete="CASCADE"))
+    house: Mapped[bool] = mapped_column(Boolean, default=False)  # added by staff
+    entered_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    mu: Mapped[float | None] = mapped_column(Float)
+    sigma: Mapped[float | None] = mapped_column(Float)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entrants")
+    version: Mapped[BotVersion] = relationship()
+
+    def __repr__(self) -> str:
+        return f"TournamentEntrant(t={self.tournament_id}, v={self.version_id})"
+
+
+class TournamentMatch(Base):
+    """Links a (round, table, rotation) of a tournament's schedule to its unranked Match.
+
+    The unique key makes scheduling a round idempotent: two workers advancing the
+    same tournament at once cannot both create its matches.
+    """
+
+    __tablename__ = "tournament_matches"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "table_no", "rotation"),)
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    rotation: Mapped[int] = mapped_column(Integer)
+
+    match: Mapped[Match] = relationship()
+
+    def __repr__(self) -> str:
+        return (
+            f"TournamentMatch(t={self.tournament_id}, {self.round}.{self.table_no}"
+            f".{self.rotation}, match={self.match_id})"
+        )

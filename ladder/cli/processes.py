@@ -24,6 +24,7 @@ import click
 
 from ladder import settings
 from ladder.cli.db import upgrade
+from ladder.jobs.celery_app import QUEUES
 
 STOP_WAIT_S = 15
 
@@ -98,7 +99,7 @@ def web_command(bind: str, workers: int) -> list[str]:
 def worker_command(concurrency: int) -> list[str]:
     return python_module(
         "celery", "-A", "ladder.jobs.worker_app", "worker", "--concurrency", str(concurrency),
-        "--loglevel", "INFO", "--without-mingle", "--without-gossip",
+        "--queues", ",".join(QUEUES), "--loglevel", "INFO", "--without-mingle", "--without-gossip",
     )  # fmt: skip
 
 

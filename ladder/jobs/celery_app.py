@@ -13,7 +13,16 @@ from flask import Flask
 from ladder.jobs import broker
 
 # The kind of work a service announces -> the task that does it.
-TASKS = {"validate": "ladder.validate_version", "match": "ladder.play_match"}
+TASKS = {
+    "validate": "ladder.validate_version",
+    "match": "ladder.play_match",
+    "tournament": "ladder.play_tournament_match",
+}
+# Tournament matches have a queue of their own, so a busy ladder cannot starve a
+# running tournament; `ladder worker` consumes both (see cli.processes).
+DEFAULT_QUEUE = "celery"
+TOURNAMENT_QUEUE = "tournaments"
+QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE)
 
 
 def celery_init_app(app: Flask) -> Celery:
@@ -47,6 +56,8 @@ def celery_init_app(app: Flask) -> Celery:
             },
         },
         timezone="UTC",
+        task_default_queue=DEFAULT_QUEUE,
+        task_routes={TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE}},
     )
     from ladder.jobs.heartbeat import WorkerHeartbeat
 

@@ -11,13 +11,15 @@ it in the database in its waiting state and calls `notify`. Without a broker
 - kind "match", ident = Match.id:
   `services.matches.match_job` → `workers.match.run_match(...)` →
   `services.matches.record_match` (or `services.matches.fail_match`).
+- kind "tournament", ident = Match.id of a tournament match: played like a
+  "match", on the tournament queue, then `services.tournaments.advance`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-KINDS = ("validate", "match")
+KINDS = ("validate", "match", "tournament")
 
 
 def notify(config: Mapping, kind: str, ident: int) -> None:

@@ -23,6 +23,7 @@ from ladder.jobs.leases import Leases
 from ladder.models import MatchState, VersionState
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
+from ladder.services import tournaments as tournament_service
 from ladder.services import work
 from ladder.services.errors import Conflict
 from ladder.services.work import INFRASTRUCTURE
@@ -76,6 +77,17 @@ def play_match(match_id: int) -> str:
     return state
 
 
+@shared_task(name="ladder.play_tournament_match", acks_late=True, **RETRY)
+def play_tournament_match(match_id: int) -> str:
+    """Play a tournament match (unranked; same lease, attempts and recording as any
+    match), then schedule what its result makes known: the next round, or the end."""
+    state = play_match.run(match_id)
+    tournament_id = tournament_service.tournament_of_match(db.session, match_id)
+    if tournament_id is not None:
+        tournament_service.advance(db.session, current_app.config, tournament_id)
+    return state
+
+
 @shared_task(name="ladder.schedule", **RETRY)
 def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
@@ -83,9 +95,11 @@ def schedule() -> dict:
     leases = _leases()
     again = work.requeue_stale(db.session, config, leases.held)
     created = work.schedule_ladder(db.session, config, random.Random())
-    if created or any(again.values()):
-        log.info("scheduled", extra={"new_matches": created, "requeued": again})
-    return {"created": created, "requeued": again}
+    rounds = tournament_service.advance_running(db.session, config)
+    if created or rounds or any(again.values()):
+        extra = {"new_matches": created, "requeued": again, "tournaments": rounds}
+        log.info("scheduled", extra=extra)
+    return {"created": created, "requeued": again, "tournaments": rounds}
 
 
 @worker_process_shutdown.connect

@@ -31,6 +31,7 @@ from ladder.models import (
     MatchSeat,
     MatchState,
     Rating,
+    TournamentMatch,
     User,
     VersionState,
     utcnow,
@@ -309,8 +310,14 @@ def requeue_stale(
             BotVersion.state == VersionState.PENDING, BotVersion.created_at < old
         )
     ).all()
+    # A tournament match goes back to the tournament queue, not the ladder's.
+    tournament = set(
+        session.scalars(
+            select(TournamentMatch.match_id).where(TournamentMatch.match_id.in_(again["match"]))
+        )
+    )
     for kind, ids in again.items():
         for ident in sorted(set(ids)):
             log.info("requeue", extra={"kind": kind, "id": ident})
-            dispatch.notify(config, kind, ident)
+            dispatch.notify(config, "tournament" if ident in tournament else kind, ident)
     return again

@@ -31,9 +31,10 @@ def register(app: Flask) -> None:
     from ladder.web.matches.routes import bp as matches
     from ladder.web.replays.routes import bp as replays
     from ladder.web.staff.routes import bp as staff
+    from ladder.web.tournaments.routes import bp as tournaments
 
     app.url_map.converters["id"] = IdConverter  # before any rule uses it
-    for blueprint in (accounts, boards, bots, matches, replays, staff):
+    for blueprint in (accounts, boards, bots, matches, replays, staff, tournaments):
         app.register_blueprint(blueprint)
     api.register(app)
     errors.register(app)

@@ -6,7 +6,8 @@ response that drifts from this document fails the tests.
 
 from __future__ import annotations
 
-from ladder.models import MAX_ID, SEAT_STATUSES, MatchState, VersionState
+from ladder.models import MAX_ID, SEAT_STATUSES, MatchState, TournamentState, VersionState
+from ladder.tournaments.model import FORMATS
 
 
 def _nullable(kind: str, **extra) -> dict:
@@ -157,6 +158,146 @@ SCHEMAS = {
         optional=("seed",),
     ),
 }
+
+TOURNAMENT_STATE = {"type": "string", "enum": [s.value for s in TournamentState]}
+TOURNAMENT = {
+    "id": {"type": "integer"},
+    "name": {"type": "string"},
+    "game": {"type": "string"},
+    "format": {"type": "string", "enum": list(FORMATS)},
+    "state": TOURNAMENT_STATE,
+    "table_size": _nullable("integer", description="null: the default, known once entered"),
+    "rounds": _nullable("integer", description="null: the default, known once entered"),
+    "duplicate": {"type": "boolean"},
+    "advance": _nullable("integer", description="elimination: the top k of a table advance"),
+    "seed": {"type": "integer"},
+    "entrants": {"type": "integer", "minimum": 0},
+    "created_at": {"type": "string", "format": "date-time"},
+    "started_at": TIME,
+    "finished_at": TIME,
+}
+ENTRANT = {
+    "version_id": {"type": "integer"},
+    "bot_id": {"type": "integer"},
+    "bot": {"type": "string"},
+    "owner": {"type": "string"},
+    "version": {"type": "integer", "minimum": 1},
+    "house": {"type": "boolean"},
+}
+NAMES = {"type": "array", "items": {"type": "string"}}
+SCHEMAS.update(
+    {
+        "TournamentSummary": _object(TOURNAMENT),
+        "TournamentList": _object(
+            {
+                section: {"type": "array", "items": _ref("TournamentSummary")}
+                for section in ("upcoming", "running", "finished")
+            }
+        ),
+        "Entrant": _object(ENTRANT),
+        "Tournament": _object(
+            {
+                **TOURNAMENT,
+                "entrant_list": {"type": "array", "items": _ref("Entrant")},
+                "match_counts": {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                    "description": "matches of the tournament by state, and their total",
+                },
+            }
+        ),
+        "Standing": _object(
+            {
+                **ENTRANT,
+                "rank": {"type": "integer", "minimum": 1},
+                "points": {"type": "number"},
+                "matches": {"type": "integer", "minimum": 0},
+                "wins": {"type": "integer", "minimum": 0},
+                "mean_rank": _nullable("number"),
+                "mean_score": {"type": "number"},
+                "faults": {"type": "integer", "minimum": 0},
+                "byes": {"type": "integer", "minimum": 0},
+            }
+        ),
+        "Standings": _object(
+            {
+                "id": {"type": "integer"},
+                "state": TOURNAMENT_STATE,
+                "standings": {"type": "array", "items": _ref("Standing")},
+            }
+        ),
+        "ScheduledSeat": _object(
+            {
+                "bot": {"type": "string"},
+                "bot_id": {"type": "integer"},
+                "version_id": {"type": "integer"},
+                "rank": _nullable("integer", minimum=1),
+                "score": _nullable("number"),
+                "status": {
+                    "oneOf": [{"type": "null"}, {"type": "string", "enum": list(SEAT_STATUSES)}]
+                },
+            }
+        ),
+        "ScheduledMatch": _object(
+            {
+                "rotation": {"type": "integer", "minimum": 0},
+                "seed": {"type": "integer"},
+                "match_id": _nullable("integer", description="null until it is scheduled"),
+                "state": {
+                    "type": "string",
+                    "enum": [*[s.value for s in MatchState], "unscheduled"],
+                },
+                "seats": {"type": "array", "items": _ref("ScheduledSeat")},
+            }
+        ),
+        "ScheduledRound": _object(
+            {
+                "round": {"type": "integer", "minimum": 1},
+                "byes": NAMES,
+                "tables": {
+                    "type": "array",
+                    "items": _object(
+                        {
+                            "table": {"type": "integer", "minimum": 1},
+                            "matches": {"type": "array", "items": _ref("ScheduledMatch")},
+                        }
+                    ),
+                },
+            }
+        ),
+        "BracketRound": _object(
+            {
+                "round": {"type": "integer", "minimum": 1},
+                "final": {"type": "boolean"},
+                "byes": NAMES,
+                "tables": {
+                    "type": "array",
+                    "items": _object(
+                        {
+                            "table": {"type": "integer", "minimum": 1},
+                            "size": {"type": "integer", "minimum": 1},
+                            "entrants": NAMES,
+                            "places": {"oneOf": [{"type": "null"}, NAMES]},
+                            "advancing": NAMES,
+                        }
+                    ),
+                },
+            }
+        ),
+        "Schedule": _object(
+            {
+                "id": {"type": "integer"},
+                "state": TOURNAMENT_STATE,
+                "format": {"type": "string", "enum": list(FORMATS)},
+                "schedule": {"type": "array", "items": _ref("ScheduledRound")},
+                "bracket": {
+                    "oneOf": [{"type": "null"}, {"type": "array", "items": _ref("BracketRound")}],
+                    "description": "elimination only: every round of the bracket",
+                },
+            }
+        ),
+    }
+)
 
 
 def _json(schema: str, description: str) -> dict:
@@ -315,6 +456,37 @@ def document(games: list[str]) -> dict:
                         },
                         **_errors(404),
                     },
+                }
+            },
+            "/tournaments": {
+                "get": {
+                    "operationId": "listTournaments",
+                    "summary": "Tournaments: upcoming, running, finished (and cancelled)",
+                    "responses": {"200": _json("TournamentList", "every tournament")},
+                }
+            },
+            "/tournaments/{tournament_id}": {
+                "get": {
+                    "operationId": "getTournament",
+                    "summary": "A tournament's settings, state and entrants",
+                    "parameters": [_path("tournament_id", ID)],
+                    "responses": {"200": _json("Tournament", "the tournament"), **_errors(404)},
+                }
+            },
+            "/tournaments/{tournament_id}/standings": {
+                "get": {
+                    "operationId": "getTournamentStandings",
+                    "summary": "Standings so far (empty before the start)",
+                    "parameters": [_path("tournament_id", ID)],
+                    "responses": {"200": _json("Standings", "the standings"), **_errors(404)},
+                }
+            },
+            "/tournaments/{tournament_id}/schedule": {
+                "get": {
+                    "operationId": "getTournamentSchedule",
+                    "summary": "Every round known so far, its tables and matches; the bracket",
+                    "parameters": [_path("tournament_id", ID)],
+                    "responses": {"200": _json("Schedule", "the schedule"), **_errors(404)},
                 }
             },
             "/challenges": {

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 import engine
 from ladder.extensions import db
 from ladder.models import MAX_ID
-from ladder.services import accounts, bots, matches, queries
+from ladder.services import accounts, bots, matches, queries, tournaments
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
@@ -155,3 +155,33 @@ def challenge():
         db.session, current_app.config, user, version_id, opponents, seed=seed
     )
     return jsonify(queries.match_detail(db.session, started)), 201
+
+
+@bp.get("/tournaments")
+def tournament_list():
+    return jsonify(tournaments.listing(db.session))
+
+
+def _tournament_detail(tournament_id: int) -> dict:
+    found = tournaments.get_tournament(db.session, tournament_id)
+    return tournaments.detail(db.session, found)
+
+
+@bp.get("/tournaments/<id:tournament_id>")
+def tournament(tournament_id: int):
+    info = _tournament_detail(tournament_id)
+    keep = ("standings", "schedule", "bracket")
+    return jsonify({k: v for k, v in info.items() if k not in keep})
+
+
+@bp.get("/tournaments/<id:tournament_id>/standings")
+def tournament_standings(tournament_id: int):
+    info = _tournament_detail(tournament_id)
+    return jsonify({"id": info["id"], "state": info["state"], "standings": info["standings"]})
+
+
+@bp.get("/tournaments/<id:tournament_id>/schedule")
+def tournament_schedule(tournament_id: int):
+    info = _tournament_detail(tournament_id)
+    keep = ("id", "state", "format", "schedule", "bracket")
+    return jsonify({k: info[k] for k in keep})

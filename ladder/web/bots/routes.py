@@ -18,8 +18,9 @@ from sqlalchemy import select
 import engine
 from ladder.extensions import db
 from ladder.models import Bot
-from ladder.services import bots, queries
+from ladder.services import bots, queries, tournaments
 from ladder.services.errors import ServiceError
+from ladder.services.inputs import whole_number
 from ladder.web.boards import charts
 from ladder.web.bots.forms import UploadForm
 from ladder.web.forms import EmptyForm
@@ -39,8 +40,9 @@ def _read_upload(storage, limit: int) -> bytes:
 def upload():
     form = UploadForm()
     form.game.choices = engine.game_names()
-    if request.method == "GET" and request.args.get("bot", "").isdigit():
-        bot = db.session.get(Bot, int(request.args["bot"]))
+    bot_id = whole_number(request.args.get("bot"))
+    if request.method == "GET" and bot_id is not None:
+        bot = db.session.get(Bot, bot_id) if bots.valid_id(bot_id) else None
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
     status = 200
@@ -99,6 +101,7 @@ def bot(bot_id: int):
         recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),
         retire=EmptyForm(),
         challenge=challenge,
+        entered=tournaments.bot_tournaments(db.session, bot_id),
     )
 
 

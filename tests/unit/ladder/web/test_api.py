@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 import engine
 from ladder.models import BotVersion, Match
-from ladder.services import accounts, matches
+from ladder.services import accounts, matches, tournaments
 from ladder.web.api.openapi import document
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
@@ -22,7 +22,8 @@ from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
 @pytest.fixture
 def world(session, config, alice, bob):
-    """Two users with active bots, one finished rated match and a queued challenge."""
+    """Two users with active bots, one finished rated match, a queued challenge and a
+    running tournament (id 1) with a match played, so generated calls reach one."""
     a = make_active_bot(session, config, alice, name="anchor")
     b = make_active_bot(session, config, bob, name="<script>x</script>")
     a.validation_log = "alice's private log"
@@ -30,6 +31,14 @@ def world(session, config, alice, bob):
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True, seed=4)
     matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
     queued = matches.create_challenge(session, config, alice, a.id, [b.id], seed=5)
+    alice.is_staff = True
+    cup = tournaments.create_tournament(session, alice, "Cup", "toyrace", "elimination", seed=2)
+    tournaments.open_tournament(session, alice, cup.id)
+    tournaments.enter(session, alice, cup.id, a.bot_id)
+    tournaments.enter(session, bob, cup.id, b.bot_id)
+    tournaments.start(session, config, alice, cup.id)
+    first = next(iter(tournaments.slots(session, cup.id).values()))
+    matches.record_match(session, config, first.id, outcome_for(first, [2, 1]))
     _token, alice_token = accounts.create_token(session, alice, "tests")
     _token, bob_token = accounts.create_token(session, bob, "tests")
     return {
@@ -64,6 +73,11 @@ def test_reads_match_the_document(client, api_schema, world):
         ("/matches/{match_id}", f"/api/v1/matches/{match_id}"),
         ("/matches/{match_id}", f"/api/v1/matches/{world['queued'].id}"),
         ("/matches/{match_id}", "/api/v1/matches/999"),
+        ("/tournaments", "/api/v1/tournaments"),
+        ("/tournaments/{tournament_id}", "/api/v1/tournaments/1"),
+        ("/tournaments/{tournament_id}", "/api/v1/tournaments/999"),
+        ("/tournaments/{tournament_id}/standings", "/api/v1/tournaments/1/standings"),
+        ("/tournaments/{tournament_id}/schedule", "/api/v1/tournaments/1/schedule"),
     ]
     for path, url in cases:
         response = client.get(url, headers=world["alice"])
@@ -205,7 +219,7 @@ def test_filter_matches_by_bot(client, world, session, config):
     listing = client.get(f"/api/v1/matches?bot={other.bot_id}").get_json()
     assert listing["total"] == 0
     listing = client.get(f"/api/v1/matches?bot={world['a'].bot_id}").get_json()
-    assert listing["total"] == 2
+    assert listing["total"] == 3  # the rated match, the challenge, the tournament final
 
 
 def test_served_document_is_the_one_tested(client):

@@ -1,0 +1,1 @@
+"""Tournament pages: the list, a tournament, and staff and owner forms."""
