@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
-from ladder.cli import db, staff
+from ladder.cli import db, staff, tournament, tournament_admin  # noqa: F401 - admin adds to the group
 
 
 @click.group()
@@ -25,6 +25,7 @@ def main() -> None:
 
 main.add_command(db.db)
 main.add_command(staff.staff)
+main.add_command(tournament.tournament)
 
 
 @main.command()
