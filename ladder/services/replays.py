@@ -21,6 +21,7 @@ from typing import Any
 import engine
 from engine.core import IllegalAction, State
 from ladder.services.errors import ServiceError
+from ladder.services.inputs import whole_number
 
 SPECTATOR = "spectator"
 DEFAULT_CHUNK = 200
@@ -234,18 +235,22 @@ def parse_perspective(raw: str | None, replay: Replay) -> str | int:
         if not replay.spectator_allowed():
             raise ReplayError("the spectator view is shown for finished games only")
         return SPECTATOR
-    if not (raw.isdigit() and int(raw) < replay.players):
+    seat = whole_number(raw)
+    if seat is None or seat >= replay.players:
         raise ReplayError(f"view must be 'spectator' or a seat from 0 to {replay.players - 1}")
-    return int(raw)
+    return seat
 
 
 def parse_window(start: str | None, count: str | None, replay: Replay) -> tuple[int, int]:
     """The first step and how many frames: start in 0..steps, count in 1..MAX_CHUNK."""
-    try:
-        first = int(start) if start not in (None, "") else 0
-        size = int(count) if count not in (None, "") else DEFAULT_CHUNK
-    except ValueError:
-        raise ReplayError("start and count must be whole numbers") from None
+    first = whole_number(start) if start not in (None, "") else 0
+    size = whole_number(count) if count not in (None, "") else DEFAULT_CHUNK
+    if first is None or size is None:
+        # Whole numbers in ASCII digits only; a sign (even '-1') is no whole number.
+        raise ReplayError(
+            f"start and count must be whole numbers: start from 0 to {replay.steps},"
+            f" count from 1 to {MAX_CHUNK}"
+        )
     if not 0 <= first <= replay.steps:
         raise ReplayError(f"start must be from 0 to {replay.steps}")
     if not 1 <= size <= MAX_CHUNK:

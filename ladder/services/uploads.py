@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import lzma
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -150,6 +152,14 @@ def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -
                 if read > budget:
                     raise too_big
                 chunks.append(chunk)
-    except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError, RuntimeError):
+    except (
+        zipfile.BadZipFile,
+        NotImplementedError,
+        OSError,  # bz2's "Invalid data stream"
+        EOFError,
+        RuntimeError,
+        zlib.error,  # a corrupt deflate stream
+        lzma.LZMAError,  # corrupt LZMA properties or stream
+    ):
         raise BadUpload(f"the zip entry {info.filename!r} cannot be read") from None
     return b"".join(chunks)

@@ -1,7 +1,31 @@
-"""Forms more than one blueprint uses; Flask-WTF adds the CSRF token to each."""
+"""Forms and fields more than one blueprint uses; Flask-WTF adds the CSRF token to each."""
 
 from flask_wtf import FlaskForm
+from wtforms import IntegerField
+
+from ladder.services.inputs import whole_number
 
 
 class EmptyForm(FlaskForm):
     """A form with nothing but its CSRF token (retire, revoke, log out)."""
+
+
+def whole(value) -> int:
+    """`coerce` for choice fields of ids: an int, or ASCII digits (ValueError otherwise)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = whole_number(value)
+    if number is None:
+        raise ValueError(f"not a whole number: {value!r}")
+    return number
+
+
+class WholeNumberField(IntegerField):
+    """An IntegerField that takes ASCII digits only (int() would read '٣' as 3)."""
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        self.data = whole_number(valuelist[0])
+        if self.data is None:
+            raise ValueError(self.gettext("Not a valid integer value."))

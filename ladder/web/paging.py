@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import request
 
 from ladder.services.errors import ServiceError
+from ladder.services.inputs import whole_number
 
 MAX_PAGE = 1_000_000
 
@@ -14,9 +15,10 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    value = whole_number(raw)
+    if value is None or not low <= value <= high:
         raise ServiceError(f"{name} must be an integer from {low} to {high}")
-    return int(raw)
+    return value
 
 
 def page_arg() -> int:

@@ -19,6 +19,7 @@ from ladder.extensions import db
 from ladder.models import version_label
 from ladder.services import bots, matches, queries
 from ladder.services.errors import ServiceError
+from ladder.services.inputs import whole_number
 from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg
@@ -47,14 +48,11 @@ def match_list():
     if game is not None:
         known_game(game)
     bot_arg = request.args.get("bot", "")
-    if bot_arg and not bot_arg.isdigit():
+    bot_id = whole_number(bot_arg)
+    if bot_arg and bot_id is None:
         abort(400, "bot must be a bot id")
     listing = queries.match_list(
-        db.session,
-        page_arg(),
-        current_app.config["PAGE_SIZE"],
-        game=game,
-        bot_id=int(bot_arg) if bot_arg else None,
+        db.session, page_arg(), current_app.config["PAGE_SIZE"], game=game, bot_id=bot_id
     )
     return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
 
@@ -90,10 +88,10 @@ def replay(match_id: int):
 @login_required
 def challenge():
     form = ChallengeForm()
-    raw = form.version_id.data or ""
-    if not raw.isdigit():
+    version_id = whole_number(form.version_id.data)
+    if version_id is None:
         abort(400, "choose your bot")
-    version = bots.get_version(db.session, int(raw))
+    version = bots.get_version(db.session, version_id)
     if version.bot.owner_id != current_user.id:
         abort(403)
     form.opponents.choices = opponent_choices(version)

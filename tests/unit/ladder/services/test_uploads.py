@@ -95,3 +95,34 @@ def test_duplicate_names_are_refused():
             archive.writestr("bot.py", b"def act(v, l):\n    return None\n")
     with pytest.raises(BadUpload, match="twice"):
         check_bot_file("b.zip", buffer.getvalue(), LIMITS)
+
+
+def corrupt_zip(method: int, skip: int) -> bytes:
+    """A zip whose bot.py is stored with `method` and its compressed bytes then mangled
+    from byte `skip` on (the CRC and sizes in the headers still match the original)."""
+    body = GOOD * 40
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        archive.writestr("bot.py", body)
+    data = bytearray(buffer.getvalue())
+    info = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo("bot.py")
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    for i in range(start + skip, start + info.compress_size - 2):
+        data[i] ^= 0x5A
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("method", "skip"),
+    [
+        (zipfile.ZIP_DEFLATED, 0),
+        (zipfile.ZIP_BZIP2, 0),
+        (zipfile.ZIP_BZIP2, 12),
+        (zipfile.ZIP_LZMA, 4),  # the LZMA properties
+        (zipfile.ZIP_LZMA, 12),  # the LZMA stream itself
+    ],
+    ids=["deflate", "bzip2-header", "bzip2-stream", "lzma-properties", "lzma-stream"],
+)
+def test_a_corrupt_compressed_stream_is_refused_with_a_reason(method, skip):
+    with pytest.raises(BadUpload, match=r"the zip entry 'bot\.py' cannot be read"):
+        check_bot_file("b.zip", corrupt_zip(method, skip), LIMITS)
