@@ -95,14 +95,21 @@ def run(
 
 
 def standings_table(planned: Tournament, lines: list[Standing]) -> Table:
-    """Rank, bot, points, matches, wins, mean rank, mean score, byes (Swiss) and faults."""
+    """Rank, bot, points, matches, wins, mean rank, mean score, byes (if any) and faults."""
     kind = "duplicate " if planned.duplicate else ""
-    table = Table(title=f"{planned.game}: {kind}{planned.format}, tables of {planned.table_size}")
-    columns = ["rank", "bot", "points", "matches", "wins", "mean rank", "mean score"]
-    if planned.format == "swiss":
-        columns.append("byes")
-    for column in [*columns, "faults"]:
-        table.add_column(column, justify="left" if column in ("bot", "faults") else "right")
+    table = Table(
+        title=f"{planned.game}: {kind}{planned.format}, tables of {planned.table_size}",
+        caption="score: mean game score a match",
+    )
+    byes = any(line.byes for line in lines)
+    columns = ["rank", "bot", "points", "matches", "wins", "mean rank", "score"]
+    columns += ["byes"] * byes + ["faults"]
+    widest = max((len(str(line.entrant)) for line in lines), default=3)
+    for column in columns:
+        if column == "bot":  # names whole, even in 80 columns; the numbers give way
+            table.add_column(column, min_width=widest, no_wrap=True)
+        else:
+            table.add_column(column, justify="left" if column == "faults" else "right")
     for line in lines:
         cells = [
             str(line.rank),
@@ -111,10 +118,9 @@ def standings_table(planned: Tournament, lines: list[Standing]) -> Table:
             str(line.matches),
             str(line.wins),
             "-" if line.mean_rank is None else f"{line.mean_rank:.2f}",
-            f"{line.mean_score:.2f}",
+            f"{line.mean_score:.1f}",
         ]
-        if planned.format == "swiss":
-            cells.append(str(line.byes))
+        cells += [str(line.byes)] * byes
         faults = ", ".join(f"{status} {count}" for status, count in line.fault_kinds)
         table.add_row(*cells, faults or "-")
     return table
