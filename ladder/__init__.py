@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask
+from flask import Flask, current_app
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder import settings
@@ -18,8 +18,14 @@ from ladder.extensions import csrf, db, login_manager
 from ladder.jobs import broker
 
 # Scripts and styles only from the site's own files, never inline (scripts set
-# styles through the DOM, which a policy does not restrict).
-CSP = "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+# styles through the DOM, which a policy does not restrict); no <base> may move
+# relative URLs elsewhere, and forms post to this site only.
+CSP = (
+    "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none';"
+    " base-uri 'none'; form-action 'self'"
+)
+# Behind HTTPS (COOKIE_SECURE) browsers are told to use nothing else for a year.
+HSTS = "max-age=31536000"
 
 
 def _security_headers(response):
@@ -27,6 +33,8 @@ def _security_headers(response):
     response.headers.setdefault("Referrer-Policy", "same-origin")
     if response.mimetype == "text/html":
         response.headers.setdefault("Content-Security-Policy", CSP)
+    if current_app.config.get("SESSION_COOKIE_SECURE"):
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
     return response
 
 

@@ -136,6 +136,55 @@ class LoginFailure(Base):
         return f"LoginFailure({self.username!r}, {self.address!r}, {self.at:%Y-%m-%d %H:%M:%S})"
 
 
+class UserSession(Base):
+    """A logged-in browser. Its cookie carries the token whose SHA-256 is kept here, so
+    logging out (here, everywhere, or by a password change) ends it on the server."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    address: Mapped[str] = mapped_column(String(64), default="")  # where it logged in from
+    agent: Mapped[str] = mapped_column(String(200), default="")  # its User-Agent, cut short
+
+    user: Mapped[User] = relationship()
+
+    def __repr__(self) -> str:
+        return f"UserSession({self.id}, user={self.user_id})"
+
+
+class ThrottleLock(Base):
+    """A row locked while a limit is counted and checked, making the two one step
+    (`services.throttle`); keys share a bounded number of slots, so the table stays small."""
+
+    __tablename__ = "throttle_locks"
+
+    slot: Mapped[str] = mapped_column(String(40), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"ThrottleLock({self.slot!r})"
+
+
+class ThrottleEvent(Base):
+    """One costly attempt counted against a limit: a registration from an address,
+    an upload by a user (refused ones too)."""
+
+    __tablename__ = "throttle_events"
+    __table_args__ = (Index("ix_throttle_events_kind_key_at", "kind", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"ThrottleEvent({self.kind!r}, {self.key!r}, {self.at:%Y-%m-%d %H:%M:%S})"
+
+
 class Bot(Base):
     """A named bot for one game; its code lives in its versions."""
 
@@ -249,6 +298,8 @@ class Match(Base):
     __table_args__ = (
         Index("ix_matches_game_finished", "game", "finished_at"),
         Index("ix_matches_state_created", "state", "created_at"),
+        # A user's challenges: counted against CHALLENGES_PER_HOUR and CHALLENGES_IN_FLIGHT.
+        Index("ix_matches_requested_by_created", "requested_by_id", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

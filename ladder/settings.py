@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import sys
 import time
@@ -68,7 +69,7 @@ def from_env(env: dict | None = None) -> dict:
         "MAX_BOT_BYTES": _int(env, "MAX_BOT_BYTES", 512 * 1024),
         "MAX_UNZIPPED_BYTES": _int(env, "MAX_UNZIPPED_BYTES", 8 * 1024 * 1024),
         "MAX_ZIP_FILES": _int(env, "MAX_ZIP_FILES", 200),
-        # Uploads per user per rolling hour, web and API together.
+        # Uploads per user per rolling hour, web and API together; refused ones count too.
         "UPLOADS_PER_HOUR": _int(env, "UPLOADS_PER_HOUR", 20),
         "PAGE_SIZE": _int(env, "PAGE_SIZE", 50),
         # Failed logins allowed per rolling window before further tries are refused (429).
@@ -78,6 +79,13 @@ def from_env(env: dict | None = None) -> dict:
         ),
         "LOGIN_FAILURES_PER_ADDRESS": _int(env, "LOGIN_FAILURES_PER_ADDRESS", 20),
         "LOGIN_FAILURES_PER_ACCOUNT": _int(env, "LOGIN_FAILURES_PER_ACCOUNT", 50),
+        # Accounts registered (tries with a valid name and password) per address per hour.
+        "REGISTRATIONS_PER_HOUR": _int(env, "REGISTRATIONS_PER_HOUR", 10),
+        # Challenges a user may start per rolling hour, and have queued or running at once.
+        "CHALLENGES_PER_HOUR": _int(env, "CHALLENGES_PER_HOUR", 25),
+        "CHALLENGES_IN_FLIGHT": _int(env, "CHALLENGES_IN_FLIGHT", 25),
+        # The house account (`ladder house`); nobody may register this name in any case.
+        "HOUSE_USER": env.get("HOUSE_USER") or "demo",
         # Reverse proxies in front of the site whose X-Forwarded-* headers are trusted
         # (0: none). Set it behind nginx, or every login would share the proxy's address.
         "PROXY_HOPS": _int(env, "PROXY_HOPS", 0),
@@ -114,7 +122,7 @@ def _limits(raw: str) -> dict:
     out = {}
     for part in filter(None, (p.strip() for p in raw.split(","))):
         name, sep, value = part.partition("=")
-        if not sep or not value.strip().isdigit():
+        if not sep or not re.fullmatch(r"[0-9]+", value.strip()):
             raise ValueError(f"BOT_LIMITS wants name=integer pairs, not {part!r}")
         out[name.strip()] = int(value)
     return out

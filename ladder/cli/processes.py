@@ -135,6 +135,7 @@ def seed(env: dict) -> tuple[str, str]:
     upgrade(url)
     from ladder import create_app
     from ladder.extensions import db
+    from ladder.services.errors import ServiceError
     from ladder.services.house import seed_house_bots
 
     var = Path(env.get("LADDER_VAR", settings.VAR))
@@ -149,7 +150,10 @@ def seed(env: dict) -> tuple[str, str]:
         secret.chmod(0o600)
     app = create_app({"DATABASE_URL": url})
     with app.app_context():
-        seed_house_bots(db.session, app.config, password)
+        try:
+            seed_house_bots(db.session, app.config, password)
+        except ServiceError as exc:  # the house name is held by another account
+            raise click.ClickException(str(exc)) from None
         name = app.config.get("HOUSE_USER", "demo")
     return name, password
 

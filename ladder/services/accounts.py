@@ -1,53 +1,165 @@
-"""Users, passwords and API tokens."""
+"""Users, passwords, logged-in sessions and API tokens.
+
+Logins are throttled (see `log_in`); registrations are limited per address; a
+logged-in browser is a `UserSession` row, so logging out ends it on the server.
+Nothing here tells an unknown account from a known one: a wrong password and
+an unknown name get the same answer after the same work.
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import math
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ladder.models import MAX_ID, ApiToken, LoginFailure, User, utcnow
+from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, utcnow
+from ladder.services import throttle
+from ladder.services.common_passwords import COMMON
 from ladder.services.errors import Conflict, NotFound, RateLimited, ServiceError
+from ladder.services.inputs import visible
 
-USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 MIN_PASSWORD = 8
+MAX_PASSWORD = 200
 TOKEN_PREFIX = "tw_"
+# The house account's name when HOUSE_USER does not say: nobody else may register it.
+HOUSE_USER = "demo"
 # Settings that cap failed logins per window: one account from one address,
 # one address over all accounts, one account over all addresses.
 LOGIN_LIMIT_PAIR = "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS"
 LOGIN_LIMIT_ADDRESS = "LOGIN_FAILURES_PER_ADDRESS"
 LOGIN_LIMIT_ACCOUNT = "LOGIN_FAILURES_PER_ACCOUNT"
+REGISTRATION_WINDOW = timedelta(hours=1)
+# A session unused this long is over; its last use is stored at most this often.
+SESSION_IDLE = timedelta(days=30)
+SESSION_TOUCH = timedelta(minutes=5)
 
 
-def register(session: Session, username: str, password: str) -> User:
-    """Create an account; the password is stored only as a salted hash."""
+# -- registration and passwords -------------------------------------------------
+def check_username(username: str) -> str:
+    """The username as stored (stripped), or a ServiceError saying what a name is."""
     username = (username or "").strip()
-    if not USERNAME.match(username):
+    if not USERNAME.fullmatch(username):
         raise ServiceError("a username is 3 to 40 letters, digits, dots, dashes or underscores")
-    if len(password or "") < MIN_PASSWORD:
+    return username
+
+
+def check_password(username: str, password: str) -> None:
+    """Refuse a password that is short, the username, or one of the most common ones."""
+    password = password or ""
+    if len(password) < MIN_PASSWORD:
         raise ServiceError(f"a password has at least {MIN_PASSWORD} characters")
-    taken = session.scalar(select(User.id).where(func.lower(User.username) == username.lower()))
-    if taken is not None:
+    if len(password) > MAX_PASSWORD:
+        raise ServiceError(f"a password has at most {MAX_PASSWORD} characters")
+    folded = password.strip().lower()
+    if folded == (username or "").strip().lower():
+        raise ServiceError("a password must not be the username")
+    if folded in COMMON:
+        raise ServiceError("that password is one of the most common ones; choose another")
+
+
+def register(
+    session: Session, username: str, password: str, *, reserved: Collection[str] = ()
+) -> User:
+    """Create an account; the password is stored only as a salted hash.
+
+    A `reserved` name (the house account's, for people registering), in any case, is
+    taken like any other.
+    """
+    username = check_username(username)
+    check_password(username, password)
+    # Hashed before the name is looked up: a taken name costs the same time as a free one.
+    password_hash = generate_password_hash(password)
+    taken = username.lower() in {name.lower() for name in reserved} or session.scalar(
+        select(User.id).where(func.lower(User.username) == username.lower())
+    )
+    if taken:
         raise Conflict(f"the username {username!r} is taken")
-    user = User(username=username, password_hash=generate_password_hash(password))
+    user = User(username=username, password_hash=password_hash)
     session.add(user)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # registered by someone else at the same moment
+        session.rollback()
+        raise Conflict(f"the username {username!r} is taken") from None
     return user
 
 
+def register_from(
+    session: Session,
+    config: Mapping,
+    username: str,
+    password: str,
+    address: str | None,
+    now: datetime | None = None,
+) -> User:
+    """`register`, at most REGISTRATIONS_PER_HOUR tries from one address (RateLimited).
+
+    A try counts once the name and password pass their checks (a taken name counts).
+    """
+    now = now or utcnow()
+    check_password(check_username(username), password)
+    address = (address or "unknown")[:64]
+    limit = int(config["REGISTRATIONS_PER_HOUR"])
+    throttle.lock(session, f"register:{address}")
+    count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
+    if count >= limit:
+        session.rollback()
+        wait = throttle.seconds_until(oldest + REGISTRATION_WINDOW, now)
+        raise RateLimited(
+            f"at most {limit} registrations an hour from one address;"
+            f" try again in {throttle.in_words(wait)}",
+            retry_after=wait,
+        )
+    throttle.record(session, "register", address, now)
+    session.commit()
+    return register(session, username, password, reserved=(config.get("HOUSE_USER") or HOUSE_USER,))
+
+
+def change_password(
+    session: Session,
+    config: Mapping,
+    user: User,
+    current: str,
+    new: str,
+    address: str | None,
+    keep: str | None,
+) -> int:
+    """Set a new password after checking the current one (throttled like a login), and end
+    every other session of the user (all but `keep`, this browser's). Returns how many."""
+    if log_in(session, config, user.username, current, address) is None:
+        raise ServiceError("the current password is wrong")
+    check_password(user.username, new)
+    user.password_hash = generate_password_hash(new)
+    ended = _end(session, user, keep)
+    session.commit()
+    return ended
+
+
+# -- logging in ---------------------------------------------------------------------
+@functools.cache
+def _decoy_hash() -> str:
+    """A hash no password matches, checked for an unknown name (same work as a known one)."""
+    return generate_password_hash(secrets.token_hex(32))
+
+
 def authenticate(session: Session, username: str, password: str) -> User | None:
-    """The user with this name and password, or None (same answer for either mistake)."""
+    """The user with this name and password, or None (same answer, same time, either way)."""
     user = session.scalar(
         select(User).where(func.lower(User.username) == (username or "").strip().lower())
     )
-    if user is None or not check_password_hash(user.password_hash, password or ""):
+    if user is None:
+        check_password_hash(_decoy_hash(), password or "")
+        return None
+    if not check_password_hash(user.password_hash, password or ""):
         return None
     return user
 
@@ -64,41 +176,143 @@ def log_in(
 
     Failed logins of the last LOGIN_WINDOW_S seconds are counted for this
     account from this address, for this address (one guesser, many names) and
-    for this account (many addresses, one name). Past any limit the attempt
-    is refused with RateLimited before the password is even looked at, so a
-    guesser learns nothing. A success forgives this address's failures.
+    for this account (many addresses, one name). Past a limit the attempt is
+    refused with RateLimited before the password is looked at, so a guesser
+    learns nothing. The account limit refuses only addresses that failed
+    lately themselves: strangers guessing cannot lock the owner out.
+
+    Counting and checking is one step: under a row lock (`throttle.lock`) the
+    attempt is counted, and stored as a failure, before the password is
+    checked; a right password then forgives this address's failures on this
+    account. So simultaneous guesses see each other and at most the limit's
+    number of passwords are ever checked.
     """
     now = now or utcnow()
     name = (username or "").strip().lower()[:64]
     address = (address or "unknown")[:64]
     window = timedelta(seconds=int(config["LOGIN_WINDOW_S"]))
-    since = now - window
-    recent = select(func.count(LoginFailure.id), func.min(LoginFailure.at)).where(
-        LoginFailure.at >= since
-    )
-    pair = (LoginFailure.username == name, LoginFailure.address == address)
-    limits = (
-        (LOGIN_LIMIT_PAIR, pair),
-        (LOGIN_LIMIT_ADDRESS, (LoginFailure.address == address,)),
-        (LOGIN_LIMIT_ACCOUNT, (LoginFailure.username == name,)),
-    )
-    for setting, where in limits:
-        count, oldest = session.execute(recent.where(*where)).one()
-        if count >= int(config[setting]):
-            minutes = max(1, math.ceil((oldest + window - now).total_seconds() / 60))
-            raise RateLimited(
-                f"too many failed logins; try again in {minutes} minute{'s' * (minutes > 1)}"
-            )
-    user = authenticate(session, username, password)
-    if user is None:
-        session.execute(delete(LoginFailure).where(LoginFailure.at < since))  # keep it small
-        session.add(LoginFailure(username=name, address=address, at=now))
-    else:
-        session.execute(delete(LoginFailure).where(*pair))
+    throttle.lock(session, f"login-address:{address}", f"login-account:{name}")
+    try:
+        _check_login_limits(session, config, name, address, window, now)
+    except RateLimited:
+        session.rollback()
+        raise
+    session.execute(delete(LoginFailure).where(LoginFailure.at < now - window))  # keep it small
+    session.add(LoginFailure(username=name, address=address, at=now))
     session.commit()
+    user = authenticate(session, username, password)
+    if user is not None:
+        pair = (LoginFailure.username == name, LoginFailure.address == address)
+        session.execute(delete(LoginFailure).where(*pair))
+        session.commit()
     return user
 
 
+def _check_login_limits(
+    session: Session, config: Mapping, name: str, address: str, window: timedelta, now: datetime
+) -> None:
+    recent = select(func.count(LoginFailure.id), func.min(LoginFailure.at)).where(
+        LoginFailure.at >= now - window
+    )
+    by_pair = (LoginFailure.username == name, LoginFailure.address == address)
+    by_address = (LoginFailure.address == address,)
+    by_account = (LoginFailure.username == name,)
+    waits = []
+    for setting, where in ((LOGIN_LIMIT_PAIR, by_pair), (LOGIN_LIMIT_ADDRESS, by_address)):
+        count, oldest = session.execute(recent.where(*where)).one()
+        if count >= int(config[setting]):
+            waits.append(throttle.seconds_until(oldest + window, now))
+    if not waits:
+        count, oldest = session.execute(recent.where(*by_account)).one()
+        if count >= int(config[LOGIN_LIMIT_ACCOUNT]):
+            # Only an address that failed lately is refused; it may try again when the
+            # account's oldest failure leaves the window or its own last one does.
+            newest = session.scalar(select(func.max(LoginFailure.at)).where(*by_address))
+            if newest is not None and newest >= now - window:
+                account_wait = throttle.seconds_until(oldest + window, now)
+                waits.append(min(account_wait, throttle.seconds_until(newest + window, now)))
+    if waits:
+        wait = max(waits)
+        raise RateLimited(
+            f"too many failed logins; try again in {throttle.in_words(wait)}", retry_after=wait
+        )
+
+
+# -- sessions -------------------------------------------------------------------------
+def open_session(session: Session, user: User, address: str | None, agent: str | None) -> str:
+    """A new logged-in session of `user`; the plain token (for the cookie) is returned once."""
+    now = utcnow()
+    plain = secrets.token_urlsafe(32)
+    session.execute(delete(UserSession).where(UserSession.last_seen_at < now - SESSION_IDLE))
+    session.add(
+        UserSession(
+            user_id=user.id,
+            token_hash=_digest(plain),
+            created_at=now,
+            last_seen_at=now,
+            address=(address or "")[:64],
+            agent=(agent or "")[:200],
+        )
+    )
+    session.commit()
+    return plain
+
+
+def session_user(session: Session, user_id: str, plain: str | None) -> User | None:
+    """The user of a live session whose token is `plain`, if it is `user_id`'s; else None."""
+    if not plain or not isinstance(plain, str):
+        return None
+    row = session.scalar(select(UserSession).where(UserSession.token_hash == _digest(plain)))
+    now = utcnow()
+    if row is None or str(row.user_id) != user_id or row.last_seen_at < now - SESSION_IDLE:
+        return None
+    if row.last_seen_at < now - SESSION_TOUCH:
+        row.last_seen_at = now
+        session.commit()
+    return row.user
+
+
+def end_session(session: Session, plain: str | None) -> None:
+    """End the session whose token is `plain` (log out); nothing if there is none."""
+    if plain and isinstance(plain, str):
+        session.execute(delete(UserSession).where(UserSession.token_hash == _digest(plain)))
+        session.commit()
+
+
+def end_sessions(session: Session, user: User, keep: str | None = None) -> int:
+    """End every session of `user` but `keep` (log out everywhere); how many ended."""
+    ended = _end(session, user, keep)
+    session.commit()
+    return ended
+
+
+def _end(session: Session, user: User, keep: str | None) -> int:
+    query = delete(UserSession).where(UserSession.user_id == user.id)
+    if keep:
+        query = query.where(UserSession.token_hash != _digest(keep))
+    return session.execute(query).rowcount
+
+
+def sessions_of(session: Session, user: User) -> list[UserSession]:
+    """`user`'s live sessions, most recently used first."""
+    return list(
+        session.scalars(
+            select(UserSession)
+            .where(
+                UserSession.user_id == user.id,
+                UserSession.last_seen_at >= utcnow() - SESSION_IDLE,
+            )
+            .order_by(UserSession.last_seen_at.desc(), UserSession.id.desc())
+        )
+    )
+
+
+def is_session(row: UserSession, plain: str | None) -> bool:
+    """Whether `row` is the session whose token is `plain`."""
+    return bool(plain) and isinstance(plain, str) and row.token_hash == _digest(plain)
+
+
+# -- staff and tokens -------------------------------------------------------------------
 def set_staff(session: Session, username: str, flag: bool) -> User:
     """Make `username` staff (or not); LookupError names an unknown user (`ladder staff`)."""
     user = session.scalar(select(User).where(User.username == username))
@@ -118,6 +332,8 @@ def create_token(session: Session, user: User, name: str) -> tuple[ApiToken, str
     name = (name or "").strip()
     if not 1 <= len(name) <= 60:
         raise ServiceError("a token name is 1 to 60 characters")
+    if not visible(name):
+        raise ServiceError("a token name may not hold control or invisible characters")
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(user=user, name=name, token_hash=_digest(plain), prefix=plain[:10])
     session.add(token)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import timedelta
 
@@ -23,11 +22,12 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import storage
+from ladder.services import storage, throttle
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.services.inputs import visible
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 
-BOT_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,60}$")
+UPLOAD_WINDOW = timedelta(hours=1)
 
 
 def check_game(name: str) -> str:
@@ -57,15 +57,24 @@ def get_version(session: Session, version_id: int) -> BotVersion:
     return version
 
 
-def _check_rate(session: Session, user: User, per_hour: int) -> None:
-    since = utcnow() - timedelta(hours=1)
-    recent = session.scalar(
-        select(func.count(BotVersion.id)).where(
-            BotVersion.uploaded_by_id == user.id, BotVersion.created_at >= since
+def _count_upload(session: Session, user: User, per_hour: int) -> None:
+    """Count one upload try of `user`, refused ones too (RateLimited past UPLOADS_PER_HOUR).
+
+    Counted and checked under a row lock (`throttle`), so simultaneous uploads see
+    each other; counted before the file is checked, so bad files cost a try as well.
+    """
+    now, key = utcnow(), str(user.id)
+    throttle.lock(session, f"upload:{key}")
+    count, oldest = throttle.recent(session, "upload", key, now - UPLOAD_WINDOW)
+    if count >= per_hour:
+        session.rollback()
+        wait = throttle.seconds_until(oldest + UPLOAD_WINDOW, now)
+        raise RateLimited(
+            f"at most {per_hour} uploads an hour; try again in {throttle.in_words(wait)}",
+            retry_after=wait,
         )
-    )
-    if recent >= per_hour:
-        raise RateLimited(f"at most {per_hour} uploads an hour; try again later")
+    throttle.record(session, "upload", key, now)
+    session.commit()
 
 
 def upload_version(
@@ -79,13 +88,16 @@ def upload_version(
 ) -> BotVersion:
     """Store a new version (making the bot on first upload) and queue its validation.
 
-    Nothing is stored unless the file passes every check.
+    Nothing is stored unless the file passes every check; every try counts toward
+    UPLOADS_PER_HOUR all the same.
     """
+    _count_upload(session, user, int(config["UPLOADS_PER_HOUR"]))
     check_game(game)
     name = (name or "").strip()
-    if not BOT_NAME.match(name):
-        raise ServiceError("a bot name is 1 to 60 characters, without control characters")
-    _check_rate(session, user, config["UPLOADS_PER_HOUR"])
+    if not (1 <= len(name) <= 60 and visible(name)):
+        raise ServiceError(
+            "a bot name is 1 to 60 characters, without control or invisible characters"
+        )
     try:
         checked = check_bot_file(filename, data, UploadLimits.from_config(config))
     except BadUpload as exc:

@@ -11,13 +11,14 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
 from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
+from ladder.services.errors import Conflict, ServiceError
 from workers import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,12 +37,27 @@ def house_files(game: str) -> dict[str, Path]:
     return files
 
 
+def house_user(session: Session, name: str, password: str | None = None) -> User:
+    """The house account, made if missing; ServiceError if another account holds the name
+    in another case (registered before the name was reserved): rename that one first."""
+    found = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
+    if found is not None and found.username != name:
+        raise ServiceError(
+            f"the account {found.username!r} holds the house name {name!r} in another case;"
+            " rename it (or set HOUSE_USER) and run `ladder house` again"
+        )
+    if found is not None:
+        return found
+    try:
+        return accounts.register(session, name, password or secrets.token_urlsafe(16))
+    except Conflict:  # registered at this very moment by another `ladder house`
+        return house_user(session, name)
+
+
 def seed_house_bots(session: Session, config: Mapping, password: str | None = None) -> list[str]:
     """Create the demo account and its bots where missing; returns the bots created."""
-    name = config.get("HOUSE_USER", "demo")
-    user = session.scalar(select(User).where(User.username == name))
-    if user is None:
-        user = accounts.register(session, name, password or secrets.token_urlsafe(16))
+    name = config.get("HOUSE_USER") or accounts.HOUSE_USER
+    user = house_user(session, name, password)
     quiet = {**config, "DISPATCH": None, "UPLOADS_PER_HOUR": 10_000}
     created = []
     for game in engine.game_names():

@@ -11,8 +11,8 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 import engine
-from ladder.extensions import db, login_manager
-from ladder.models import MAX_ID, User
+from ladder.extensions import login_manager
+from ladder.models import MAX_ID
 
 
 class IdConverter(IntegerConverter):
@@ -26,6 +26,7 @@ def register(app: Flask) -> None:
     """Bind the site's blueprints, the API, the error pages and the template helpers."""
     from ladder.web import api, errors
     from ladder.web.accounts.routes import bp as accounts
+    from ladder.web.accounts.routes import load_user
     from ladder.web.boards.routes import bp as boards
     from ladder.web.bots.routes import bp as bots
     from ladder.web.matches.routes import bp as matches
@@ -39,9 +40,8 @@ def register(app: Flask) -> None:
     api.register(app)
     errors.register(app)
 
-    @login_manager.user_loader
-    def _load(user_id: str):
-        return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+    # A cookie logs in only while its server-side session lives (see web.accounts).
+    login_manager.user_loader(load_user)
 
     @app.context_processor
     def _globals():

@@ -38,7 +38,8 @@ def respond(status: int, message: str | None = None):
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def _service(exc: ServiceError):
-        return respond(exc.status, str(exc))
+        body, status = respond(exc.status, str(exc))
+        return body, status, getattr(exc, "headers", {})  # a RateLimited's Retry-After
 
     @app.errorhandler(CSRFError)
     def _csrf(exc: CSRFError):

@@ -18,5 +18,14 @@ class LoginForm(FlaskForm):
     password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
 
 
+class PasswordForm(FlaskForm):
+    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
+    password = PasswordField("New password", validators=[InputRequired(), Length(8, 200)])
+    confirm = PasswordField(
+        "New password again",
+        validators=[InputRequired(), EqualTo("password", "passwords differ")],
+    )
+
+
 class TokenForm(FlaskForm):
     name = StringField("Token name", validators=[InputRequired(), Length(1, 60)])

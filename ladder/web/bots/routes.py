@@ -45,7 +45,7 @@ def upload():
         bot = db.session.get(Bot, bot_id) if bots.valid_id(bot_id) else None
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
-    status = 200
+    status, headers = 200, {}
     if form.validate_on_submit():
         data = _read_upload(form.file.data, current_app.config["MAX_BOT_BYTES"])
         try:
@@ -60,13 +60,13 @@ def upload():
             )
         except ServiceError as exc:
             form.file.errors.append(str(exc))
-            status = exc.status
+            status, headers = exc.status, getattr(exc, "headers", {})
         else:
             flash(f"Uploaded {version.label}; it waits for validation.")
             return redirect(url_for("bots.bot", bot_id=version.bot_id))
     elif form.is_submitted():
         status = 400
-    return render_template("bots/upload.html", form=form), status
+    return render_template("bots/upload.html", form=form), status, headers
 
 
 @bp.get("/bots/mine")

@@ -120,6 +120,10 @@ def test_upload_notifies_the_dispatch_hook(session, config, alice):
         ("chess", "x", "bot.py", BOT_SOURCE, "unknown game 'chess'"),
         ("toyrace", "", "bot.py", BOT_SOURCE, "bot name is 1 to 60"),
         ("toyrace", "x" * 61, "bot.py", BOT_SOURCE, "bot name is 1 to 60"),
+        ("toyrace", "evil\u202egnp.py", "bot.py", BOT_SOURCE, "invisible characters"),
+        ("toyrace", "a\u2066b\u2069", "bot.py", BOT_SOURCE, "invisible characters"),
+        ("toyrace", "zero\u200bwidth", "bot.py", BOT_SOURCE, "invisible characters"),
+        ("toyrace", "tab\tbot", "bot.py", BOT_SOURCE, "invisible characters"),
         ("toyrace", "x", "bot.exe", BOT_SOURCE, "upload a .py file"),
         ("toyrace", "x", "bot.py", b"def act(:\n", "syntax error on line 1"),
     ],
@@ -140,6 +144,17 @@ def test_uploads_are_rate_limited_per_user(session, config, alice, bob):
     with pytest.raises(RateLimited, match="at most 2 uploads an hour"):
         bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
     bots.upload_version(session, config, bob, "toyrace", "r", "bot.py", BOT_SOURCE)
+
+
+def test_refused_uploads_count_toward_the_hourly_limit(session, config, alice):
+    config["UPLOADS_PER_HOUR"] = 3
+    for data in (b"def act(:\n", b"", b"print(1)\n"):  # three refused files
+        with pytest.raises(ServiceError) as refused:
+            bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", data)
+        assert refused.value.status == 400
+    with pytest.raises(RateLimited, match="at most 3 uploads an hour") as limited:
+        bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE)
+    assert 3590 <= limited.value.retry_after <= 3600
 
 
 def test_new_active_version_replaces_old_with_fresh_rating(session, config, alice):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -41,8 +44,17 @@ def fail(session, name: str, address: str, times: int, now=None) -> None:
             True,
         ),  # one address guessing many names
         ([("bob", "1.1.1.1", 2), ("eve", "1.1.1.1", 2)], "alice", "1.1.1.1", False),
-        ([("alice", f"9.9.9.{i}", 1) for i in range(7)], "alice", "3.3.3.3", True),  # spread out
-        ([("alice", f"9.9.9.{i}", 1) for i in range(6)], "alice", "3.3.3.3", False),
+        # Spread out: past the account's limit, an address that failed lately is refused...
+        ([("alice", f"9.9.9.{i}", 1) for i in range(7)], "alice", "9.9.9.1", True),
+        ([("alice", f"9.9.9.{i}", 1) for i in range(6)], "alice", "9.9.9.1", False),
+        (
+            [("alice", f"9.9.9.{i}", 1) for i in range(7)] + [("bob", "3.3.3.3", 1)],
+            "alice",
+            "3.3.3.3",
+            True,
+        ),  # (on any account)
+        # ...but one that did not may still log in: strangers cannot lock the owner out.
+        ([("alice", f"9.9.9.{i}", 1) for i in range(7)], "alice", "3.3.3.3", False),
     ],
 )
 def test_limits_table(session, failures, then_name, then_address, refused):
@@ -115,3 +127,77 @@ def test_behind_a_proxy_the_forwarded_address_counts(config):
 
         seen = sorted(db.session.scalars(select(LoginFailure.address)))
     assert seen == ["7.7.7.7", "8.8.8.8"]
+
+
+def test_a_refusal_says_when_to_retry_in_retry_after(config):
+    app = create_app({**config, **LIMITS})
+    client = app.test_client()
+    with app.app_context():
+        from ladder.extensions import db
+
+        make_user(db.session, "alice", GOOD)
+    for _ in range(4):
+        form = {"username": "alice", "password": BAD, "csrf_token": csrf_token(client, "/login")}
+        response = client.post("/login", data=form)
+    assert response.status_code == 429
+    assert 890 <= int(response.headers["Retry-After"]) <= 900
+
+
+def concurrent_logins(config, monkeypatch, names: list[str]) -> tuple[list[int], int]:
+    """POST a wrong password for each name at once, from one address, through the app on
+    a file-backed SQLite database; the statuses and how many passwords were checked."""
+    app = create_app(dict(config))  # the default limits
+    with app.app_context():
+        from ladder.extensions import db
+
+        make_user(db.session, "alice", GOOD)
+    checked = []
+    real = accounts.check_password_hash
+
+    def counting(stored, password):
+        checked.append(password)
+        return real(stored, password)
+
+    monkeypatch.setattr(accounts, "check_password_hash", counting)
+    clients = [app.test_client() for _ in names]
+    tokens = [csrf_token(c, "/login") for c in clients]
+    start = threading.Barrier(len(names))
+
+    def attempt(i: int) -> int:
+        form = {"username": names[i], "password": f"{BAD} {i}", "csrf_token": tokens[i]}
+        start.wait()
+        return clients[i].post("/login", data=form).status_code
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        statuses = list(pool.map(attempt, range(len(names))))
+    return statuses, len(checked)
+
+
+def test_simultaneous_guesses_at_one_account_check_at_most_the_pair_limit(config, monkeypatch):
+    limit = config["LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS"]
+    statuses, checked = concurrent_logins(config, monkeypatch, ["alice"] * 30)
+    assert checked <= limit
+    assert statuses.count(400) == checked and statuses.count(429) == 30 - checked
+
+
+def test_simultaneous_guesses_from_one_address_check_at_most_its_limit(config, monkeypatch):
+    limit = config["LOGIN_FAILURES_PER_ADDRESS"]
+    names = ["alice", *(f"user{i}" for i in range(29))]  # one address, many names
+    statuses, checked = concurrent_logins(config, monkeypatch, names)
+    assert checked <= limit
+    assert statuses.count(429) == 30 - checked
+
+
+def login_time(session, name: str, address: str) -> float:
+    started = time.perf_counter()
+    assert accounts.log_in(session, LIMITS, name, BAD, address) is None
+    return time.perf_counter() - started
+
+
+def test_an_unknown_name_takes_as_long_as_a_wrong_password(session):
+    make_user(session, "alice", GOOD)
+    login_time(session, "nobody", "0.0.0.0")  # warm up: the decoy hash is made once
+    known = sorted(login_time(session, "alice", f"1.1.1.{i}") for i in range(5))
+    unknown = sorted(login_time(session, f"nobody{i}", f"2.2.2.{i}") for i in range(5))
+    # Medians within a factor of 1.5 (a hash takes ~50 ms; without one, ~2 ms).
+    assert known[2] / 1.5 < unknown[2] < known[2] * 1.5

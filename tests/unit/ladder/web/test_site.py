@@ -176,6 +176,7 @@ def test_upload_rate_limit_answers_429(logged_in, app):
     response = upload(logged_in)
     assert response.status_code == 429
     assert "at most 1 uploads an hour" in response.get_data(as_text=True)
+    assert 3590 <= int(response.headers["Retry-After"]) <= 3600
 
 
 # -- bot pages, access, escaping --------------------------------------------
@@ -381,7 +382,17 @@ def test_pages_carry_security_headers(client):
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self';" in policy and "style-src 'self';" in policy
     assert "unsafe" not in policy  # no inline script or style anywhere (browser tests check)
+    assert "base-uri 'none'" in policy and "form-action 'self'" in policy
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Strict-Transport-Security" not in response.headers  # plain HTTP: no HSTS
+
+
+def test_hsts_when_cookies_are_secure(config):
+    from ladder import create_app
+
+    client = create_app({**config, "SESSION_COOKIE_SECURE": True}).test_client()
+    for url in ("/", "/api/v1/games"):
+        assert client.get(url).headers["Strict-Transport-Security"] == "max-age=31536000"
 
 
 def test_forbidden_page_is_friendly(logged_in, session, config, bob):
