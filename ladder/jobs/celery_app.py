@@ -17,12 +17,17 @@ TASKS = {
     "validate": "ladder.validate_version",
     "match": "ladder.play_match",
     "tournament": "ladder.play_tournament_match",
+    "challenge": "ladder.play_challenge_match",
 }
 # Tournament matches have a queue of their own, so a busy ladder cannot starve a
-# running tournament; `ladder worker` consumes both (see cli.processes).
+# running tournament; so do challenges, so a flood of them cannot starve the ladder
+# or a tournament. `ladder worker` consumes every queue (see cli.processes), taking
+# from each in turn: Redis's round-robin moves the queue it just took from to the
+# back, so each queue with waiting work gets an equal share of the workers.
 DEFAULT_QUEUE = "celery"
 TOURNAMENT_QUEUE = "tournaments"
-QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE)
+CHALLENGE_QUEUE = "challenges"
+QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE)
 
 
 def celery_init_app(app: Flask) -> Celery:
@@ -57,7 +62,10 @@ def celery_init_app(app: Flask) -> Celery:
         },
         timezone="UTC",
         task_default_queue=DEFAULT_QUEUE,
-        task_routes={TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE}},
+        task_routes={
+            TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE},
+            TASKS["challenge"]: {"queue": CHALLENGE_QUEUE},
+        },
     )
     from ladder.jobs.heartbeat import WorkerHeartbeat
 

@@ -13,13 +13,15 @@ it in the database in its waiting state and calls `notify`. Without a broker
   `services.matches.record_match` (or `services.matches.fail_match`).
 - kind "tournament", ident = Match.id of a tournament match: played like a
   "match", on the tournament queue, then `services.tournaments.advance`.
+- kind "challenge", ident = Match.id of a user's challenge: played like a
+  "match", on the challenge queue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-KINDS = ("validate", "match", "tournament")
+KINDS = ("validate", "match", "tournament", "challenge")
 
 
 def notify(config: Mapping, kind: str, ident: int) -> None:

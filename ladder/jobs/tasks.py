@@ -88,6 +88,12 @@ def play_tournament_match(match_id: int) -> str:
     return state
 
 
+@shared_task(name="ladder.play_challenge_match", acks_late=True, **RETRY)
+def play_challenge_match(match_id: int) -> str:
+    """Play a user's challenge: a match like any other, from the challenge queue."""
+    return play_match.run(match_id)
+
+
 @shared_task(name="ladder.schedule", **RETRY)
 def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 import engine
@@ -30,14 +31,16 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import storage
+from ladder.services import storage, throttle
 from ladder.services.bots import check_game, get_version, valid_id
-from ladder.services.errors import Conflict, Forbidden, NotFound, ServiceError
+from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 
 MAX_SEED = 2**31 - 1
 REASON_CHARS = 2000
 VOID = "the outcome was void"
 REPLACED = "a seat's bot version was replaced or retired before the match was recorded"
+CHALLENGE_WINDOW = timedelta(hours=1)
+IN_FLIGHT_RETRY_S = 60  # past CHALLENGES_IN_FLIGHT: about how long a challenge takes
 
 
 def get_match(session: Session, match_id: int) -> Match:
@@ -57,8 +60,13 @@ def create_match(
     seed: int | None = None,
     options: dict | None = None,
     requested_by: User | None = None,
+    kind: str = "match",
 ) -> Match:
-    """Queue a match between active versions, one seat each, in the given order."""
+    """Queue a match between active versions, one seat each, in the given order.
+
+    `kind` names the work announced (`jobs.dispatch`): "match" for the ladder's,
+    "challenge" for a user's challenge (on a queue of its own).
+    """
     spec = engine.get_game(check_game(game))
     if len(set(version_ids)) != len(version_ids):
         raise ServiceError("a bot version can take only one seat in a match")
@@ -100,7 +108,7 @@ def create_match(
     )
     session.add(match)
     session.commit()
-    dispatch.notify(config, "match", match.id)
+    dispatch.notify(config, kind, match.id)
     return match
 
 
@@ -112,21 +120,64 @@ def create_challenge(
     opponent_ids: list[int],
     seed: int | None = None,
 ) -> Match:
-    """An unrated match between the user's own active version and chosen opponents."""
+    """An unrated match between the user's own active version and chosen opponents.
+
+    Limited per user (RateLimited, with a Retry-After): CHALLENGES_PER_HOUR started
+    in a rolling hour, CHALLENGES_IN_FLIGHT queued or running at once. Workers play
+    challenges from a queue of their own, so they never hold up the ladder.
+    """
     version = get_version(session, version_id)
     if version.bot.owner_id != user.id:
         raise Forbidden("you can only challenge with your own bot")
     if not opponent_ids:
         raise ServiceError("choose at least one opponent")
-    return create_match(
-        session,
-        config,
-        version.bot.game,
-        [version_id, *opponent_ids],
-        ranked=False,
-        seed=seed,
-        requested_by=user,
-    )
+    _check_challenge_limits(session, config, user, utcnow())
+    try:
+        return create_match(
+            session,
+            config,
+            version.bot.game,
+            [version_id, *opponent_ids],
+            ranked=False,
+            seed=seed,
+            requested_by=user,
+            kind="challenge",
+        )
+    except ServiceError:
+        session.rollback()  # a refused match: the limits' lock ends here
+        raise
+
+
+def _check_challenge_limits(session: Session, config: Mapping, user: User, now) -> None:
+    """Refuse a challenge past the user's limits; else hold their lock until it is stored.
+
+    The count and the new match are one step (`throttle.lock`): simultaneous
+    challenges see each other.
+    """
+    per_hour = int(config.get("CHALLENGES_PER_HOUR", 25))
+    at_once = int(config.get("CHALLENGES_IN_FLIGHT", 25))
+    throttle.lock(session, f"challenge:{user.id}")
+    mine = Match.requested_by_id == user.id
+    started, oldest = session.execute(
+        select(func.count(Match.id), func.min(Match.created_at)).where(
+            mine, Match.created_at >= now - CHALLENGE_WINDOW
+        )
+    ).one()
+    if started >= per_hour:
+        session.rollback()
+        wait = throttle.seconds_until(oldest + CHALLENGE_WINDOW, now)
+        raise RateLimited(
+            f"at most {per_hour} challenges an hour; try again in {throttle.in_words(wait)}",
+            retry_after=wait,
+        )
+    waiting = session.scalar(select(func.count(Match.id)).where(mine, Match.state.in_(IN_FLIGHT)))
+    if waiting >= at_once:
+        session.rollback()
+        raise RateLimited(
+            f"you have {waiting} challenges queued or running, the most at once;"
+            " start another when one has been played",
+            retry_after=IN_FLIGHT_RETRY_S,
+        )
 
 
 def replay_file(config: Mapping, match: Match) -> Path | None:

@@ -310,14 +310,26 @@ def requeue_stale(
             BotVersion.state == VersionState.PENDING, BotVersion.created_at < old
         )
     ).all()
-    # A tournament match goes back to the tournament queue, not the ladder's.
+    # A tournament match goes back to the tournament queue, a challenge to the
+    # challenge queue, not the ladder's.
     tournament = set(
         session.scalars(
             select(TournamentMatch.match_id).where(TournamentMatch.match_id.in_(again["match"]))
         )
     )
+    challenge = set(
+        session.scalars(
+            select(Match.id).where(Match.id.in_(again["match"]), Match.requested_by_id.isnot(None))
+        )
+    )
     for kind, ids in again.items():
         for ident in sorted(set(ids)):
             log.info("requeue", extra={"kind": kind, "id": ident})
-            dispatch.notify(config, "tournament" if ident in tournament else kind, ident)
+            if kind == "match" and ident in tournament:
+                kind_of = "tournament"
+            elif kind == "match" and ident in challenge:
+                kind_of = "challenge"
+            else:
+                kind_of = kind  # (a version id may equal a match id: only matches move)
+            dispatch.notify(config, kind_of, ident)
     return again

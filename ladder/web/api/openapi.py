@@ -312,9 +312,17 @@ def _errors(*codes: int) -> dict:
         404: "not found",
         409: "conflicts with the current state",
         413: "too large",
-        429: "too many uploads",
+        429: "over a limit (uploads or challenges an hour, challenges at once); see Retry-After",
     }
-    return {str(code): _json("Error", words[code]) for code in codes}
+    responses = {str(code): _json("Error", words[code]) for code in codes}
+    if 429 in codes:
+        responses["429"]["headers"] = {
+            "Retry-After": {
+                "description": "seconds until a try may pass",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        }
+    return responses
 
 
 def _query(name: str, schema: dict, description: str) -> dict:
@@ -500,7 +508,7 @@ def document(games: list[str]) -> dict:
                     },
                     "responses": {
                         "201": _json("Match", "queued"),
-                        **_errors(400, 401, 403, 404),
+                        **_errors(400, 401, 403, 404, 429),
                     },
                 }
             },

@@ -18,7 +18,7 @@ from flask_login import current_user, login_required
 from ladder.extensions import db
 from ladder.models import version_label
 from ladder.services import bots, matches, queries
-from ladder.services.errors import ServiceError
+from ladder.services.errors import RateLimited, ServiceError
 from ladder.services.inputs import whole_number
 from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
@@ -109,6 +109,11 @@ def challenge():
             list(form.opponents.data),
             seed=form.seed.data,
         )
+    except RateLimited as exc:
+        # Refused with its status and Retry-After: the bot page again, saying why.
+        flash(f"Challenge not started: {exc}")
+        page = current_app.view_functions["bots.bot"](bot_id=version.bot_id)
+        return page, exc.status, exc.headers
     except ServiceError as exc:
         flash(f"Challenge not started: {exc}")
         return redirect(url_for("bots.bot", bot_id=version.bot_id))

@@ -208,7 +208,7 @@ def test_challenge_queues_unrated_match(session, config, three, alice):
     )
     assert (match.state, match.ranked, match.seed, match.players) == ("queued", False, 9, 3)
     assert [s.version_id for s in match.seats] == [v.id for v in three]
-    assert calls == [("match", match.id)]
+    assert calls == [("challenge", match.id)]  # the challenge queue, not the ladder's
 
 
 def test_challenge_refusals(session, config, three, alice, bob):
