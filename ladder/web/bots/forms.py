@@ -2,11 +2,18 @@
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import SelectField, StringField
-from wtforms.validators import InputRequired, Length
+from wtforms import BooleanField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length
 
 
 class UploadForm(FlaskForm):
     game = SelectField("Game", validators=[InputRequired()])
     name = StringField("Bot name", validators=[InputRequired(), Length(1, 60)])
     file = FileField("Bot file (.py, or .zip with bot.py at its root)", validators=[FileRequired()])
+
+
+class RetireForm(FlaskForm):
+    confirm = BooleanField(
+        "Yes, retire this bot for good",
+        validators=[DataRequired("tick the box to confirm: retiring cannot be undone")],
+    )

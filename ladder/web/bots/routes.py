@@ -19,11 +19,10 @@ import engine
 from ladder.extensions import db
 from ladder.models import Bot
 from ladder.services import bots, queries, tournaments
-from ladder.services.errors import ServiceError
+from ladder.services.errors import Forbidden, ServiceError
 from ladder.services.inputs import whole_number
 from ladder.web.boards import charts
-from ladder.web.bots.forms import UploadForm
-from ladder.web.forms import EmptyForm
+from ladder.web.bots.forms import RetireForm, UploadForm
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
 
@@ -99,20 +98,28 @@ def bot(bot_id: int):
         record=queries.bot_record(db.session, bot_id),
         h2h=queries.head_to_head(db.session, bot_id),
         recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),
-        retire=EmptyForm(),
         challenge=challenge,
         entered=tournaments.bot_tournaments(db.session, bot_id),
     )
 
 
-@bp.post("/bots/<id:bot_id>/retire")
+@bp.route("/bots/<id:bot_id>/retire", methods=["GET", "POST"])
 @login_required
 def retire(bot_id: int):
-    form = EmptyForm()
+    """Retiring is permanent, so it asks first: a page with a box to tick."""
+    found = bots.get_bot(db.session, bot_id)
+    if found.owner_id != current_user.id:
+        raise Forbidden("only the bot's owner can retire it")
+    if found.retired_at is not None:
+        flash("The bot is already retired.")
+        return redirect(url_for("bots.bot", bot_id=bot_id))
+    form = RetireForm()
     if form.validate_on_submit():
         bots.retire_bot(db.session, current_user, bot_id)
         flash("The bot is retired.")
-    return redirect(url_for("bots.bot", bot_id=bot_id))
+        return redirect(url_for("bots.bot", bot_id=bot_id))
+    status = 400 if form.is_submitted() else 200
+    return render_template("bots/retire.html", bot=found, form=form), status
 
 
 @bp.get("/versions/<id:version_id>/download")

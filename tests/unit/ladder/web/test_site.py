@@ -93,6 +93,8 @@ def test_every_form_post_without_csrf_is_refused(client, alice, session, config)
         f"/bots/{version.bot_id}/retire",
         "/challenges",
         "/account/tokens/1/revoke",
+        "/account/password",
+        "/account/logout-everywhere",
     ):
         response = client.post(url, data={"name": "x"})
         assert response.status_code == 400, url
@@ -203,16 +205,30 @@ def test_owner_sees_log_and_code_others_do_not(client, session, config, alice, b
     assert fetch(client, f"/versions/{version.id}/download")[::2] == (200, BOT_SOURCE)
 
 
-def test_retire_through_the_site(logged_in, session, config, alice, bob):
+def test_retire_through_the_site_asks_for_confirmation(logged_in, session, config, alice, bob):
     mine = make_active_bot(session, config, alice)
     theirs = make_active_bot(session, config, bob)
-    token = csrf_token(logged_in, f"/bots/{mine.bot_id}")
+    page = logged_in.get(f"/bots/{mine.bot_id}").get_data(as_text=True)
+    assert f'href="/bots/{mine.bot_id}/retire"' in page  # a link to a page that asks first
+    asking = logged_in.get(f"/bots/{mine.bot_id}/retire").get_data(as_text=True)
+    assert "for good" in asking and "cannot be undone" in asking and 'name="confirm"' in asking
+    token = csrf_token(logged_in, f"/bots/{mine.bot_id}/retire")
     response = logged_in.post(f"/bots/{theirs.bot_id}/retire", data={"csrf_token": token})
     assert response.status_code == 403
-    logged_in.post(f"/bots/{mine.bot_id}/retire", data={"csrf_token": token})
+    assert logged_in.get(f"/bots/{theirs.bot_id}/retire").status_code == 403
+    # Without the box ticked nothing happens: the page asks again.
+    unconfirmed = logged_in.post(f"/bots/{mine.bot_id}/retire", data={"csrf_token": token})
+    assert unconfirmed.status_code == 400
+    assert "tick the box to confirm" in unconfirmed.get_data(as_text=True)
+    session.expire_all()
+    assert session.get(BotVersion, mine.id).state == "active"
+    confirmed = {"csrf_token": token, "confirm": "y"}
+    assert logged_in.post(f"/bots/{mine.bot_id}/retire", data=confirmed).status_code == 302
     session.expire_all()
     assert session.get(BotVersion, mine.id).state == "retired"
     assert "This bot is retired" in logged_in.get(f"/bots/{mine.bot_id}").get_data(as_text=True)
+    again = logged_in.post(f"/bots/{mine.bot_id}/retire", data=confirmed, follow_redirects=True)
+    assert "already retired" in again.get_data(as_text=True)
 
 
 def test_bot_page_shows_history_and_head_to_head(client, session, config, alice, bob):
