@@ -14,10 +14,12 @@ A round:
    tables (Σ over pairs of earlier meetings²), the spread of points at a
    table (Σ over pairs of the points difference²) and the spread of standing
    places; then a branch-and-bound search over every split into tables looks
-   for a better one (to the end in small fields, within a budget in large
-   ones, where swaps alone already avoid rematches). Repeats come first: a
-   rematch is avoided whenever it can be, at the cost of a table a little
-   wider in points.
+   for a better one: to the end in fields of up to ten (tested: no round has
+   more rematches than it must), within `SEARCH_NODES` tables in larger ones,
+   where rematches are rarer and swaps alone mostly avoid them (three rounds
+   of 30 at threes or 40 at fours or fives repeat no tablemate). Repeats come
+   first: a rematch is avoided whenever it can be, at the cost of a table a
+   little wider in points.
 3. Seats are then chosen per table so each entrant takes the seat it has had
    least (`seating.seat_table`).
 
@@ -37,7 +39,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
 
-SEARCH_NODES = 20_000  # tables tried by the exact search before it settles for the best found
+SEARCH_NODES = 5_000  # tables tried by the exact search before it settles for the best found
 
 
 def default_rounds(n: int, size: int) -> int:
@@ -122,8 +124,8 @@ def _best_split(players: list[int], size: int, cost, found: list[list[int]]) -> 
 
     Tables are built in standing order (the best unplaced entrant and the
     companions that complete it), and a branch is cut once its cost reaches
-    the best known. After `SEARCH_NODES` tables tried it keeps the best so far:
-    small fields, where rematches are hard to avoid, are searched to the end.
+    the best known. After `SEARCH_NODES` tables tried it keeps the best so far
+    (a round must stay cheap: the service rebuilds every round from the results).
     """
     best = [list(table) for table in found]
     best_cost = _total(cost, best)
