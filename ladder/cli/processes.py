@@ -111,6 +111,16 @@ def beat_command(var: Path) -> list[str]:
 
 
 def stop(procs: dict[str, subprocess.Popen]) -> None:
+    """Stop what uses Redis first (web, workers, beat), then Redis itself.
+
+    A worker that stops acknowledges its tasks and signs off in Redis; with
+    Redis gone first it logs connection errors and tracebacks instead.
+    """
+    _stop_groups({name: proc for name, proc in procs.items() if name != "redis"})
+    _stop_groups({name: proc for name, proc in procs.items() if name == "redis"})
+
+
+def _stop_groups(procs: dict[str, subprocess.Popen]) -> None:
     """SIGTERM every process group, then SIGKILL what is still there after a while."""
     for proc in procs.values():
         if proc.poll() is None:
