@@ -83,6 +83,8 @@ class State:
     engine_version: str = ""
     # The keys of a view that only its own seat may know; `spectate` shows them per seat.
     private_view_keys: tuple[str, ...] = ()
+    # Older rules versions a state of this game may still play (for old records).
+    replays: tuple[str, ...] = ()
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None, version: str | None = None
@@ -92,6 +94,12 @@ class State:
         # Private, so `setup_position` cannot change it; the game branches on it
         # only where a correction changed behaviour.
         self._version = version or self.engine_version
+        if self._version not in (self.engine_version, *self.replays):
+            older = ", ".join(self.replays) or "no older version"
+            raise ValueError(
+                f"{type(self).__name__} plays {self.engine_version} and replays {older},"
+                f" not {version!r}"
+            )
         self.num_players = num_players
         self.seed = seed
         self.options = dict(options or {})

@@ -34,17 +34,13 @@ class CaravelasState(State):
 
     game_name = "caravelas"
     engine_version = "caravelas-3"
+    replays = REPLAYS
     private_view_keys = ("movement", "discovery_cards", "drawn", "discovery_pile_known")
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
-        if self.version not in (self.engine_version, *REPLAYS):
-            raise ValueError(
-                f"caravelas plays {self.engine_version} and replays {', '.join(REPLAYS)},"
-                f" not {version!r}"
-            )
         # The player card this version plays: caravelas-1 and -2 had another (RULES.md).
         self._caravel_slots = (
             data.CARAVEL_SLOTS_BEFORE_3 if self.version in REPLAYS else data.CARAVEL_SLOTS

@@ -26,16 +26,13 @@ class ManilaState(State):
 
     game_name = "manila"
     engine_version = VERSION
+    replays = REPLAYS
     private_view_keys = ("my_shares", "my_mortgaged")
 
     def __init__(
         self, num_players: int, seed: int, options: dict, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
-        if self.version not in (VERSION, *REPLAYS):
-            raise ValueError(
-                f"manila plays {VERSION} and replays {', '.join(REPLAYS)}, not {version!r}"
-            )
         # manila-1 let a player with no money and no unmortgaged share take the free
         # insurance space and kept him off the boats while it was free (RULES.md).
         self._v1_stowaways = self.version == "manila-1"

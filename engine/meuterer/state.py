@@ -45,17 +45,13 @@ class MeutererState(State):
 
     game_name = "meuterer"
     engine_version = "meuterer-2"
+    replays = REPLAYS
     private_view_keys = ("hand", "character", "available_characters")
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
     ) -> None:
         super().__init__(num_players, seed, options, version)
-        if self.version not in (self.engine_version, *REPLAYS):
-            raise ValueError(
-                f"meuterer plays {self.engine_version} and replays {', '.join(REPLAYS)},"
-                f" not {version!r}"
-            )
         n = num_players
         self.rounds = ROUNDS[n]
         self.round = 1
