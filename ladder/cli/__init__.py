@@ -16,6 +16,8 @@ from rich.table import Table
 
 import engine
 from ladder.cli import db, staff, tournament, tournament_admin  # noqa: F401 - admin adds to the group
+from ladder.cli.options import check_game, sandbox_options
+from ladder.cli.options import limits as sandbox_limits
 
 
 @click.group()
@@ -143,23 +145,14 @@ def demo(seed: int) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON line per match")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--move-ms", type=click.IntRange(min=1), help="wall-clock limit per move")
-@click.option("--bank-ms", type=click.IntRange(min=1), help="time bank per match")
-@click.option(
-    "--unsafe-no-sandbox",
-    is_flag=True,
-    help="development only: run bots without bubblewrap when it is missing",
-)
+@sandbox_options
 def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsafe_no_sandbox):
     """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
     from ladder.cli.play import Plan
     from ladder.cli.play import play as run_play
-    from workers import Limits, SandboxUnavailable, resolve
+    from workers import SandboxUnavailable, resolve
 
-    if game not in engine.game_names():
-        raise click.BadParameter(
-            f"unknown game {game!r}; known: {', '.join(engine.game_names())}", param_hint="GAME"
-        )
+    check_game(game)
     spec = engine.get_game(game)
     if not spec.min_players <= len(bots) <= spec.max_players:
         raise click.UsageError(
@@ -169,8 +162,7 @@ def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsaf
         sources = tuple(resolve(bot) for bot in bots)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOTS") from None
-    given = {"move_ms": move_ms, "bank_ms": bank_ms}
-    limits = Limits.from_dict({k: v for k, v in given.items() if v is not None})
+    limits = sandbox_limits(move_ms, bank_ms)
     plan = Plan(game, sources, seed, games, limits, unsafe_no_sandbox)
     try:
         run_play(plan, jobs, replay, as_json)

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-import engine
+from ladder.cli.options import check_game, sandbox_options
+from ladder.cli.options import limits as sandbox_limits
 from ladder.tournaments import FORMATS, Standing, Tournament
 
 
@@ -37,13 +38,7 @@ def tournament() -> None:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="end with one JSON line of the results")
-@click.option("--move-ms", type=click.IntRange(min=1), help="wall-clock limit per move")
-@click.option("--bank-ms", type=click.IntRange(min=1), help="time bank per match")
-@click.option(
-    "--unsafe-no-sandbox",
-    is_flag=True,
-    help="development only: run bots without bubblewrap when it is missing",
-)
+@sandbox_options
 def run(
     game, bots, fmt, rounds, table_size, duplicate, advance, seed, jobs, as_json, move_ms,
     bank_ms, unsafe_no_sandbox,
@@ -52,12 +47,9 @@ def run(
     names (manila/random); a bot named twice plays as two entrants."""
     from ladder.tournaments.local import Runner, entries, json_line, report
     from ladder.tournaments.local import run as play_all
-    from workers import Limits, SandboxUnavailable
+    from workers import SandboxUnavailable
 
-    if game not in engine.game_names():
-        raise click.BadParameter(
-            f"unknown game {game!r}; known: {', '.join(engine.game_names())}", param_hint="GAME"
-        )
+    check_game(game)
     try:
         found = entries(bots)
     except ValueError as exc:
@@ -76,8 +68,7 @@ def run(
         total = planned.total_matches()
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    given = {"move_ms": move_ms, "bank_ms": bank_ms}
-    limits = Limits.from_dict({k: v for k, v in given.items() if v is not None})
+    limits = sandbox_limits(move_ms, bank_ms)
     runner = Runner(game, {e.label: e.source for e in found}, limits, unsafe_no_sandbox)
     columns = (TextColumn(f"{game} {fmt}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=as_json) as progress:
