@@ -134,29 +134,13 @@ class Group:
             pass
         return 0
 
-    def kill_all(self, timeout_s: float = 5.0) -> bool:
-        """SIGKILL every member until none is left; False if some would not go."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            left = self.members()
-            if not left:
-                return True
-            for pid in left:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.001)
-
     def remove(self) -> None:
         """Kill what is left and delete the group's folders."""
-        self.kill_all()
         for fd in (self._usage, self._count):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        for folder in set(self.dirs.values()):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        for folder in sorted(set(self.dirs.values())):
+            _discard(folder)
 
 
 class Tree:
@@ -175,7 +159,7 @@ class Tree:
         dirs = {c: base / name for c, base in self.bases.items()}
         for folder in set(dirs.values()):
             if folder.exists():
-                _discard(self.version, folder)
+                _discard(folder)
             folder.mkdir()
         return Group(self.version, dirs)
 
@@ -185,11 +169,11 @@ class Tree:
             for entry in folder.iterdir():
                 owner = entry.name.split("-", 1)[0]
                 if entry.is_dir() and owner.isdigit() and not alive(int(owner)):
-                    _discard(self.version, entry)
+                    _discard(entry)
 
 
-def _discard(version: int, folder: Path) -> None:
-    """Kill every member of a leftover group folder and remove it."""
+def _discard(folder: Path) -> None:
+    """Kill every member of a group folder (stopped ones too) and remove it."""
     procs = folder / "cgroup.procs"
     with contextlib.suppress(OSError):
         for _ in range(100):
