@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import sys
 
 from workers import sandbox
@@ -28,6 +29,15 @@ def test_the_zygote_answers_a_bad_request_with_an_error_and_serves_on(tmp_path):
         assert replies.readline() == b"error expected 3 descriptors, got 2\n"
         socket.send_fds(ours, [b"fork please"], ends)
         assert replies.readline() == b"error unknown request b'fork'\n"
+        socket.send_fds(ours, [b"spawn as=1\0/bot\0/tmp"], ends)
+        assert replies.readline() == b"error a spawn request has 4 fields, not 3\n"
+        # Its limits changed behind its back (a bot once could): it forks no more.
+        soft, hard = resource.prlimit(zygote.pid, resource.RLIMIT_NOFILE)
+        resource.prlimit(zygote.pid, resource.RLIMIT_NOFILE, (min(soft, 32), min(hard, 32)))
+        socket.send_fds(ours, [b"spawn as=1\0/bot\0/tmp\0"], ends)
+        assert replies.readline() == (
+            b"error the zygote's limits or scheduling changed: replace me\n"
+        )
         assert zygote.poll() is None  # still serving
     finally:
         replies.close()
