@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox redis chromium charts clean
+.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,18 @@ sandbox:
 # The broker (Debian package `redis-server`); `make run` starts a private one under var/.
 redis:
 	@deploy/apt-ensure.sh redis-server redis-server
+
+# PostgreSQL (Debian package `postgresql`): the tests start private clusters of their own
+# under a temporary folder; no system service is used or started.
+postgresql:
+	@deploy/apt-ensure.sh '/usr/lib/postgresql/*/bin/postgres' postgresql
+
+# What the deployment tests check the files in deploy/ with, and the multi-host test's
+# network namespaces (iproute2).
+deploy-tools:
+	@deploy/apt-ensure.sh systemd-analyze systemd
+	@deploy/apt-ensure.sh /usr/sbin/nginx nginx
+	@deploy/apt-ensure.sh ip iproute2
 
 # The charting library (uPlot, MIT) from the npm registry, pinned by version and by the
 # sha512 of its tarball, unpacked into the gitignored ladder/static/vendor/. Pages show
@@ -52,7 +64,7 @@ chromium:
 run: setup sandbox redis charts
 	$(BIN)/ladder run
 
-test: setup sandbox redis charts chromium
+test: setup sandbox redis postgresql deploy-tools charts chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests/unit tests/integration -q
 
