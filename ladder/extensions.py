@@ -8,9 +8,25 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+# Schemes as people write them (libpq, Heroku) and the driver we install for them.
+_DRIVERLESS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg"}
+
+
+def engine_url(url: str) -> str:
+    """`url` with a driver SQLAlchemy can load: `postgresql://` and `postgres://` mean psycopg 3.
+
+    SQLAlchemy would pick psycopg2 for a bare `postgresql://`, which we do not
+    install; an explicit driver (`postgresql+psycopg2://`, `sqlite+pysqlite://`) stays.
+    """
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme in _DRIVERLESS:
+        return f"{_DRIVERLESS[scheme]}://{rest}"
+    return url
+
 
 def make_engine(url: str) -> Engine:
     """A SQLAlchemy engine; SQLite gets foreign keys on and a busy timeout."""
+    url = engine_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30})
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from alembic import context
 
 from ladder import settings
-from ladder.extensions import make_engine
+from ladder.extensions import engine_url, make_engine
 from ladder.models import Base
 
 config = context.config
@@ -33,7 +33,10 @@ def _url() -> str:
 
 def run_offline() -> None:
     context.configure(
-        url=_url(), target_metadata=Base.metadata, literal_binds=True, render_as_batch=True
+        url=engine_url(_url()),
+        target_metadata=Base.metadata,
+        literal_binds=True,
+        render_as_batch=True,
     )
     with context.begin_transaction():
         context.run_migrations()
