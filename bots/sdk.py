@@ -21,6 +21,10 @@ EXIT_FILE_LIMIT = 4  # the file-size or tmpfs limit was reached
 EXIT_PROTOCOL = 5  # the runner sent something this SDK does not understand
 
 
+# What `setup(info)` receives: the start message's fields of these names.
+INFO_KEYS = ("game", "seat", "players", "options", "limits", "seed", "seats")
+
+
 class LoadError(Exception):
     """The bot module could not be loaded; the message says why, for its author."""
 
@@ -82,10 +86,16 @@ def _load_zip(path: str):
 
 
 def _traceback() -> str:
+    """The current exception's traceback from the bot's first frame on: the SDK's own
+    frames above it (main, serve) are noise to a bot author."""
     # Imported only on failure: `traceback` costs milliseconds at every bot's start.
     import traceback
 
-    return traceback.format_exc()
+    kind, exc, tb = sys.exc_info()
+    inner = tb
+    while inner is not None and inner.tb_frame.f_code.co_filename == __file__:
+        inner = inner.tb_next
+    return "".join(traceback.format_exception(kind, exc, inner or tb))
 
 
 def _checked(module, where: str):
@@ -169,7 +179,7 @@ def serve(bot, inp, out) -> int:
             )
             return EXIT_PROTOCOL
         if kind == "start":
-            info = {k: message.get(k) for k in ("game", "seat", "players", "options", "limits")}
+            info = {k: message.get(k) for k in INFO_KEYS}
             if getattr(bot, "setup", None) is not None:
                 bot.setup(info)
             _write(out, {"type": "ready"})
@@ -182,6 +192,33 @@ def serve(bot, inp, out) -> int:
             print(f"tradewinds sdk: unknown message type {kind!r}", file=sys.stderr)
             return EXIT_PROTOCOL
     return 0
+
+
+def seed_random(line: str) -> None:
+    """Seed `random` from a start message's `seed`, before the bot module is imported.
+
+    So a bot that uses `random` (even at import time) makes the same choices
+    when it is given the same match seed and the same views: `ladder replay`
+    relies on it. Anything unreadable is left for `serve` to report.
+    """
+    try:
+        message = _loads(line.rstrip("\n"))
+    except ValueError:
+        return
+    if not isinstance(message, dict) or message.get("type") != "start":
+        return
+    seed = message.get("seed")
+    if type(seed) is int:
+        import random
+
+        random.seed(seed)
+
+
+def _lines(first: str, rest):
+    """The first line, read before the bot loaded, then the rest of the input."""
+    if first:
+        yield first
+    yield from rest
 
 
 def set_rlimits(spec: str) -> None:
@@ -229,13 +266,15 @@ def main(argv: list[str] | None = None) -> int:
     posix.dup2(2, 1)
     sys.stdout = sys.stderr
     inp = sys.stdin
+    first = inp.readline()  # the runner's start message comes first
+    seed_random(first)
     try:
         bot = load_bot(argv[0])
     except LoadError as exc:
         print(f"tradewinds sdk: {exc}", file=sys.stderr)
         return EXIT_LOAD
     try:
-        return serve(bot, inp, out)
+        return serve(bot, _lines(first, inp), out)
     except MemoryError:
         print("tradewinds sdk: out of memory (address-space limit)", file=sys.stderr)
         return EXIT_MEMORY

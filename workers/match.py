@@ -7,6 +7,7 @@ played out by the fallback policy; the outcome records every seat's status.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import engine
@@ -57,6 +58,16 @@ class _Seat:
             self.bot = None
 
 
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed a seat's bot gets in `setup(info)` (and `random` is seeded with).
+
+    Derived from the match seed and the seat, so a replay's seed is enough to
+    give a bot the same seed again, and two seats never share one.
+    """
+    digest = hashlib.sha256(f"tradewinds-bot-seed:{match_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
 def run_match(
     game: str,
     bots: list[str | BotSource],
@@ -99,7 +110,10 @@ def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> di
     seats = sorted(job["seats"], key=lambda s: s["seat"])
     if [s["seat"] for s in seats] != list(range(len(seats))):
         raise ValueError(f"job seats must be 0..{len(seats) - 1}, not {[s['seat'] for s in seats]}")
-    bots = [BotSource(s["label"], Path(s["path"])) for s in seats]
+    bots = [
+        BotSource(s["label"], Path(s["path"]), s.get("name"), s.get("owner"), s.get("version"))
+        for s in seats
+    ]
     return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
 
 
@@ -113,13 +127,21 @@ def _start(state, seats, sources, slots, limits, cpu) -> None:
     # Stage every bot first: a bad upload raises before any process starts.
     for slot, source in zip(slots, sources, strict=True):
         slot.stage(source)
+    who = [source.seat_info() for source in sources]
     for i, (seat, slot) in enumerate(zip(seats, slots, strict=True)):
         seat.bank_ms = float(limits.bank_ms)
+        start = protocol.start(
+            state.game_name,
+            i,
+            state.num_players,
+            state.options,
+            limits.wire(),
+            seed=bot_seed(state.seed, i),
+            seats=who,
+        )
         try:
             seat.bot = slot.spawn(limits, cpu)
-            seat.bot.send(
-                protocol.start(state.game_name, i, state.num_players, state.options, limits.wire())
-            )
+            seat.bot.send(start)
             protocol.ready(seat.bot.read_line(limits.init_ms / 1000))
             seat.bot.pause()
         except OSError as exc:
@@ -192,6 +214,7 @@ def _outcome(state, seats, timings, result) -> dict:
         decision_ms=timings[0],
         decision_cpu_ms=timings[1],
         seats=[seat.label for seat in seats],
+        bot_seeds=[bot_seed(state.seed, i) for i in range(len(seats))],
     )
     rated, unrated_reason = True, None
     if len(seats) > 1 and all(status != "ok" for status in statuses):

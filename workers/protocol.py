@@ -24,18 +24,30 @@ def line(message: dict) -> bytes:
     return (_encode(message) + "\n").encode()
 
 
-def start(game: str, seat: int, players: int, options: dict, limits: dict) -> bytes:
-    return line(
-        {
-            "type": "start",
-            "protocol": PROTOCOL,
-            "game": game,
-            "seat": seat,
-            "players": players,
-            "options": options,
-            "limits": limits,
-        }
-    )
+def start(
+    game: str,
+    seat: int,
+    players: int,
+    options: dict,
+    limits: dict,
+    seed: int | None = None,
+    seats: list[dict] | None = None,
+) -> bytes:
+    """The start message; `seed` (the bot's own) and `seats` (who plays where) when known."""
+    message = {
+        "type": "start",
+        "protocol": PROTOCOL,
+        "game": game,
+        "seat": seat,
+        "players": players,
+        "options": options,
+        "limits": limits,
+    }
+    if seed is not None:
+        message["seed"] = seed
+    if seats is not None:
+        message["seats"] = seats
+    return line(message)
 
 
 def act(view: dict, legal: list, time_left_ms: int) -> bytes:

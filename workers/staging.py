@@ -29,10 +29,20 @@ MAX_ZIP_FILES = 500
 
 @dataclass(frozen=True)
 class BotSource:
-    """Where a bot's code is, and the label it plays under in replays."""
+    """Where a bot's code is, the label it plays under in replays, and who it is.
+
+    `name`, `owner` and `version` are what the other seats' `setup(info)` sees
+    in `info["seats"]`; a local file has only its label as a name.
+    """
 
     label: str
     path: Path
+    name: str | None = None
+    owner: str | None = None
+    version: int | None = None
+
+    def seat_info(self) -> dict:
+        return {"name": self.name or self.label, "owner": self.owner, "version": self.version}
 
 
 def house_file(game: str, name: str) -> Path | None:

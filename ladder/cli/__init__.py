@@ -145,8 +145,13 @@ def demo(seed: int) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON line per match")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--logs",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="write every seat's stderr of every match to DIR/seed-S-seat-N.log",
+)
 @sandbox_options
-def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsafe_no_sandbox):
+def play(game, bots, seed, games, replay, as_json, jobs, logs, move_ms, bank_ms, unsafe_no_sandbox):
     """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
     from ladder.cli.play import Plan
     from ladder.cli.play import play as run_play
@@ -165,7 +170,7 @@ def play(game, bots, seed, games, replay, as_json, jobs, move_ms, bank_ms, unsaf
     limits = sandbox_limits(move_ms, bank_ms)
     plan = Plan(game, sources, seed, games, limits, unsafe_no_sandbox)
     try:
-        run_play(plan, jobs, replay, as_json)
+        run_play(plan, jobs, replay, as_json, logs)
     except SandboxUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:

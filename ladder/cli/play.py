@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing.util
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from workers import BotSource, Limits, close_pools, run_match
+
+SHOWN_FAULTS = 5  # faults printed in full after the results; --logs keeps them all
+STDERR_LINES = 20  # lines of a faulted seat's stderr printed under it
 
 
 @dataclass
@@ -70,9 +74,85 @@ def _end_sandboxes_at_exit() -> None:
 
 
 def json_line(outcome: dict) -> str:
-    """The fixed `--json` line of one match."""
-    keys = ("seed", "ranks", "scores", "statuses", "replay")
+    """The `--json` line of one match: the fixed keys, then each seat's `errors` and `stderr`."""
+    keys = ("seed", "ranks", "scores", "statuses", "replay", "errors", "stderr")
     return json.dumps({key: outcome[key] for key in keys}, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One seat that faulted in one match: what a bot author needs to see first."""
+
+    seed: int
+    seat: int
+    label: str
+    status: str
+    reason: str | None
+    stderr: str
+
+    def heading(self) -> str:
+        because = f": {self.reason}" if self.reason else ""
+        return f"seed {self.seed}, seat {self.seat} ({self.label}): {self.status}{because}"
+
+
+def faults(outcomes: list[dict]) -> list[Fault]:
+    """Every faulted seat of every match, in seed and seat order."""
+    found = []
+    for outcome in outcomes:
+        for seat, status in enumerate(outcome["statuses"]):
+            if status != "ok":
+                found.append(
+                    Fault(
+                        outcome["seed"],
+                        seat,
+                        outcome["replay"]["seats"][seat],
+                        status,
+                        outcome["errors"][seat],
+                        outcome["stderr"][seat] or "",
+                    )
+                )
+    return found
+
+
+def tail(text: str, lines: int) -> str:
+    kept = text.rstrip("\n").splitlines()[-lines:]
+    return "\n".join(kept)
+
+
+def fault_report(found: list[Fault], shown: int = SHOWN_FAULTS, logs: Path | None = None) -> str:
+    """The faults after the results: status, reason and the tail of stderr (the traceback)
+    of the first `shown`, a count of the rest."""
+    if not found:
+        return ""
+    parts = [f"{len(found)} seat{'s' if len(found) != 1 else ''} faulted:"]
+    for fault in found[:shown]:
+        parts.append(f"- {fault.heading()}")
+        if fault.stderr.strip():
+            parts.append("  stderr (tail):")
+            parts.extend("    " + line for line in tail(fault.stderr, STDERR_LINES).splitlines())
+        else:
+            parts.append("  (nothing on stderr)")
+    rest = len(found) - shown
+    if rest > 0:
+        parts.append(f"... and {rest} more.")
+    if logs is not None:
+        parts.append(f"Every seat's stderr is in {logs}/.")
+    elif rest > 0:
+        parts.append("Add --logs DIR to keep every seat's stderr in files.")
+    return "\n".join(parts)
+
+
+def save_logs(folder: Path, outcome: dict) -> None:
+    """Every seat's stderr (as kept: the tail past its cap) in `seed-S-seat-N.log`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for seat, text in enumerate(outcome["stderr"]):
+        label = outcome["replay"]["seats"][seat]
+        status = outcome["statuses"][seat]
+        error = outcome["errors"][seat]
+        header = f"# seed {outcome['seed']}, seat {seat}: {label} — {status}"
+        header += f" ({error})\n" if error else "\n"
+        path = folder / f"seed-{outcome['seed']}-seat-{seat}.log"
+        path.write_text(header + (text or ""), encoding="utf-8")
 
 
 def tally(outcomes: list[dict]) -> dict[str, Tally]:
@@ -117,8 +197,11 @@ def save_replay(path: Path, outcome: dict, several: bool) -> None:
     path.write_text(json.dumps(outcome["replay"], indent=1) + "\n", encoding="utf-8")
 
 
-def play(plan: Plan, jobs: int, replay: Path | None, as_json: bool) -> dict[str, Tally]:
-    """Play the plan with a progress bar; JSON lines on stdout or a results table."""
+def play(
+    plan: Plan, jobs: int, replay: Path | None, as_json: bool, logs: Path | None = None
+) -> dict[str, Tally]:
+    """Play the plan with a progress bar; JSON lines on stdout or a results table,
+    then every fault's reason and stderr tail (on stderr with --json)."""
     out = Console()
     err = Console(stderr=True)
     outcomes = []
@@ -136,8 +219,14 @@ def play(plan: Plan, jobs: int, replay: Path | None, as_json: bool) -> dict[str,
                 print(json_line(outcome), flush=True)
             if replay is not None:
                 save_replay(replay, outcome, plan.games > 1)
+            if logs is not None:
+                save_logs(logs, outcome)
             progress.advance(task)
     totals = tally(outcomes)
     if not as_json:
         out.print(results_table(plan.game, totals))
+    report = fault_report(faults(outcomes), logs=logs)
+    if report:
+        # Plain print: a traceback must not be re-wrapped to the terminal's width.
+        print(report, file=sys.stderr if as_json else sys.stdout, flush=True)
     return totals

@@ -36,7 +36,7 @@ def test_json_lines_are_the_fixed_shape_deterministic_and_replayable(game):
     assert len(lines) == 2
     matches = [json.loads(line) for line in lines]
     for seed, match in zip((5, 6), matches, strict=True):
-        assert set(match) == {"seed", "ranks", "scores", "statuses", "replay"}
+        assert set(match) == {"seed", "ranks", "scores", "statuses", "replay", "errors", "stderr"}
         assert match["seed"] == seed
         assert match["statuses"] == ["ok"] * len(match["ranks"])
         assert engine.replay(match["replay"]).result()["scores"] == match["scores"]
@@ -79,6 +79,67 @@ def test_results_table_counts_faults_per_bot(game):
     assert "illegal 2" in done.stdout
     assert f"{game}/random" in done.stdout
     assert "mean rank" in done.stdout
+
+
+CRASHER = """
+import random
+
+def act(view, legal):
+    if random.random() < 2:
+        raise RuntimeError("my bug in act " + str(len(legal)))
+"""
+
+
+def test_a_crash_shows_its_reason_and_traceback_and_logs_keep_every_seat(game, tmp_path):
+    bot = tmp_path / "crasher.py"
+    bot.write_text(CRASHER)
+    seats = [str(bot), *randoms(game)[1:]]
+    logs = tmp_path / "logs"
+    done = ladder("play", game, *seats, "--games", "2", "--logs", str(logs))
+    assert done.returncode == 0, done.stderr
+    assert "2 seats faulted:" in done.stdout
+    assert f"- seed 1, seat 0 ({bot}): crash: exited with code 1" in done.stdout
+    assert f"- seed 2, seat {len(seats) - 1} ({bot}): crash" in done.stdout  # seats rotate
+    assert "RuntimeError: my bug in act" in done.stdout
+    assert 'bot.py", line 6, in act' in done.stdout
+    assert "tradewinds_sdk" not in done.stdout  # the SDK's own frames are left out
+    files = sorted(p.name for p in logs.iterdir())
+    assert len(files) == 2 * len(seats)
+    assert "RuntimeError: my bug in act" in (logs / "seed-1-seat-0.log").read_text()
+    as_json = ladder("play", game, *seats, "--json")
+    line = json.loads(as_json.stdout)
+    assert line["statuses"][0] == "crash" and "RuntimeError" in line["stderr"][0]
+    assert line["errors"][0] and line["errors"][1:] == [None] * (len(seats) - 1)
+    assert "RuntimeError: my bug in act" in as_json.stderr  # the report goes to stderr
+
+
+SEED_PRINTER = """
+import random, sys
+
+def setup(info):
+    print("SEED", info["seed"], [s["name"] for s in info["seats"]], file=sys.stderr)
+
+def act(view, legal):
+    print("DRAW", random.random(), file=sys.stderr)
+    return random.choice(legal)
+"""
+
+
+def test_each_bot_gets_its_seed_and_the_seats_and_random_replays(game, tmp_path):
+    from workers.match import bot_seed
+
+    bot = tmp_path / "seeded.py"
+    bot.write_text(SEED_PRINTER)
+    seats = [str(bot)] * engine.get_game(game).min_players
+    runs = [json.loads(ladder("play", game, *seats, "--seed", "3", "--json").stdout)]
+    runs.append(json.loads(ladder("play", game, *seats, "--seed", "3", "--json").stdout))
+    first = runs[0]
+    assert first["replay"]["bot_seeds"] == [bot_seed(3, i) for i in range(len(seats))]
+    for i, text in enumerate(first["stderr"]):
+        assert text.startswith(f"SEED {bot_seed(3, i)} {[str(bot)] * len(seats)}\n")
+    assert runs[0]["stderr"] == runs[1]["stderr"]  # the same draws, hence the same moves
+    assert runs[0]["replay"]["actions"] == runs[1]["replay"]["actions"]
+    assert len(set(first["stderr"])) == len(seats)  # each seat its own seed
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def test_serve_calls_setup_once_answers_each_act_and_stops_at_end():
     out = io.StringIO()
     code = sdk.serve(bot, lines(START, ACT, ACT, END, ACT), out)
     assert code == 0
-    assert seen == [{k: START[k] for k in ("game", "seat", "players", "options", "limits")}]
+    assert seen == [{k: START.get(k) for k in sdk.INFO_KEYS}]
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert replies[0] == {"type": "ready"}
     assert (
@@ -187,3 +187,38 @@ def test_rlimits_are_set_before_the_bot_loads(tmp_path):
 def test_bad_rlimits_are_refused_before_loading(tmp_path, spec, capsys):
     assert sdk.main(["--rlimits", spec, str(tmp_path / "bot.py")]) == sdk.EXIT_LOAD
     assert "bad --rlimits" in capsys.readouterr().err
+
+
+SEEDED_BOT = (
+    "import random, sys\n"
+    "AT_IMPORT = random.random()\n"
+    "def setup(info):\n"
+    "    print('INFO', sorted(info), info['seed'], info['seats'], file=sys.stderr)\n"
+    "def act(view, legal):\n"
+    "    print('DRAWS', AT_IMPORT, random.random(), file=sys.stderr)\n"
+    "    return random.choice(legal)\n"
+)
+
+
+def draws(tmp_path, seed) -> str:
+    start = {**START, "seed": seed, "seats": [{"name": "me", "owner": None, "version": 1}]}
+    done = run_sdk(tmp_path, SEEDED_BOT, start, ACT, END)
+    assert done.returncode == 0, done.stderr
+    return next(line for line in done.stderr.splitlines() if line.startswith("DRAWS"))
+
+
+def test_the_match_seed_seeds_random_before_the_bot_is_imported(tmp_path):
+    assert draws(tmp_path, 41) == draws(tmp_path, 41)
+    assert draws(tmp_path, 41) != draws(tmp_path, 42)
+
+
+def test_setup_receives_the_seed_and_the_seats(tmp_path):
+    start = {**START, "seed": 7, "seats": [{"name": "a", "owner": "ann", "version": 3}]}
+    done = run_sdk(tmp_path, SEEDED_BOT, start, ACT, END)
+    assert "INFO ['game', 'limits', 'options', 'players', 'seat', 'seats', 'seed'] 7" in done.stderr
+    assert "'owner': 'ann'" in done.stderr
+
+
+@pytest.mark.parametrize("first", ["[1, 2]", "not json", '{"type": "start", "seed": true}'])
+def test_an_odd_first_line_seeds_nothing_and_is_reported_by_serve(first):
+    sdk.seed_random(first)  # must not raise

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from ladder.cli.play import Plan, json_line, save_replay, tally
+from ladder.cli.play import Plan, fault_report, faults, json_line, save_logs, save_replay, tally
 from workers.limits import Limits
 from workers.staging import BotSource
 
@@ -17,6 +18,7 @@ def outcome(seed: int, labels: list[str], ranks: list[int], statuses: list[str])
         "scores": scores,
         "statuses": statuses,
         "replay": {"seats": labels, "seed": seed},
+        "errors": [None if s == "ok" else f"{s} reason" for s in statuses],
         "stderr": ["secret"] * len(ranks),
     }
 
@@ -32,10 +34,44 @@ def test_tally_sums_per_bot_label():
     assert totals["a"].faults == {"timeout": 1} and totals["b"].faults == {}
 
 
-def test_json_line_has_exactly_the_fixed_keys():
-    line = json.loads(json_line(outcome(3, ["a", "b"], [1, 2], ["ok", "ok"])))
-    assert set(line) == {"seed", "ranks", "scores", "statuses", "replay"}
-    assert "secret" not in json.dumps(line)
+def test_json_line_has_the_fixed_keys_then_errors_and_stderr_per_seat():
+    line = json.loads(json_line(outcome(3, ["a", "b"], [1, 2], ["ok", "crash"])))
+    assert list(line) == ["seed", "ranks", "scores", "statuses", "replay", "errors", "stderr"]
+    assert line["errors"] == [None, "crash reason"]
+    assert line["stderr"] == ["secret", "secret"]
+
+
+def crashed(seed: int, stderr: str) -> dict:
+    match = outcome(seed, ["mine.py", "manila/random"], [2, 1], ["crash", "ok"])
+    match["stderr"] = [stderr, ""]
+    return match
+
+
+def test_fault_report_names_seed_seat_bot_status_reason_and_the_traceback_tail():
+    trace = "\n".join(f"line {i}" for i in range(40)) + "\nValueError: boom\n"
+    report = fault_report(faults([crashed(4, trace), outcome(5, ["a"], [1], ["ok"])]))
+    assert report.splitlines()[0] == "1 seat faulted:"
+    assert "- seed 4, seat 0 (mine.py): crash: crash reason" in report
+    assert "    ValueError: boom" in report
+    assert "line 39" in report and "line 5\n" not in report  # only the tail
+    assert fault_report(faults([outcome(1, ["a", "b"], [1, 2], ["ok", "ok"])])) == ""
+
+
+def test_fault_report_shows_the_first_faults_and_counts_the_rest():
+    found = faults([crashed(seed, "Traceback") for seed in range(8)])
+    report = fault_report(found, shown=3)
+    assert report.count("- seed") == 3
+    assert "... and 5 more." in report
+    assert "--logs DIR" in report
+    assert "in /x/." in fault_report(found, shown=3, logs=Path("/x"))
+
+
+def test_save_logs_writes_every_seat_with_a_heading(tmp_path):
+    save_logs(tmp_path, crashed(9, "Traceback: boom\n"))
+    first = (tmp_path / "seed-9-seat-0.log").read_text()
+    assert first.startswith("# seed 9, seat 0: mine.py — crash (crash reason)\n")
+    assert first.endswith("Traceback: boom\n")
+    assert (tmp_path / "seed-9-seat-1.log").read_text() == "# seed 9, seat 1: manila/random — ok\n"
 
 
 def test_seats_rotate_from_game_to_game():
