@@ -4,6 +4,7 @@ Plain Python, no Flask and no database. The names `ladder` needs are here;
 the modules behind them each do one job:
 
 - `match`: plays one match between sandboxed bots and returns its outcome;
+- `rerun`: runs one bot again on the views one seat had in a recorded match;
 - `protocol`: the wire protocol, runner side;
 - `sandbox`: the runtime on this machine and bwrap's command line;
 - `slots`, `pool`: long-lived sandboxes and the per-process pool of them;
@@ -17,6 +18,7 @@ from workers.cgroups import isolation
 from workers.limits import Limits
 from workers.match import STATUSES, run_job, run_match
 from workers.pool import close_pools
+from workers.rerun import rerun
 from workers.sandbox import SandboxUnavailable
 from workers.staging import BotSource, house_bots, house_file, resolve
 
@@ -29,6 +31,7 @@ __all__ = [
     "house_bots",
     "house_file",
     "isolation",
+    "rerun",
     "resolve",
     "run_job",
     "run_match",

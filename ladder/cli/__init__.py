@@ -15,7 +15,13 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
-from ladder.cli import db, staff, tournament, tournament_admin  # noqa: F401 - admin adds to the group
+from ladder.cli import (  # noqa: F401 - admin adds to the group
+    db,
+    replay,
+    staff,
+    tournament,
+    tournament_admin,
+)
 from ladder.cli.options import check_game, sandbox_options
 from ladder.cli.options import limits as sandbox_limits
 
@@ -26,6 +32,7 @@ def main() -> None:
 
 
 main.add_command(db.db)
+main.add_command(replay.replay)
 main.add_command(staff.staff)
 main.add_command(tournament.tournament)
 

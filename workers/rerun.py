@@ -1,0 +1,158 @@
+"""Run one bot again on the views one seat had in a recorded match (`ladder replay`).
+
+The record's actions drive the game; at each decision of the chosen seat the
+bot, in the same sandbox and under the same limits as on the ladder, gets
+exactly the view and legal list that seat got, and its answer is compared
+with the recorded one. It stops at the first divergence, fault or the end.
+The bot gets the seed the seat had (`bot_seeds`), so a bot that draws from
+`random` makes the same draws: a crash on the server crashes here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import engine
+from engine.core import find_legal
+from workers import protocol
+from workers.bot_process import BotFault
+from workers.cpus import one_cpu
+from workers.limits import Limits
+from workers.match import _ask, _Seat, bot_seed
+from workers.pool import pool
+from workers.sandbox import runtime
+from workers.staging import BotSource
+
+
+@dataclass
+class Step:
+    """One decision of the seat: what it saw, what was recorded, what the bot said."""
+
+    step: int  # index in the record's actions
+    view: dict
+    legal: list
+    recorded: dict
+    answer: dict | None = None
+    ms: float | None = None
+    fault: str | None = None  # "status: reason" when the bot faulted here
+
+    @property
+    def same(self) -> bool:
+        return self.fault is None and self.answer == self.recorded
+
+
+@dataclass
+class Rerun:
+    """The outcome: every decision compared, and why it stopped."""
+
+    seat: int
+    label: str
+    steps: list[Step] = field(default_factory=list)
+    stopped: str = "end"  # "end", "divergence" or the fault status
+    stderr: str = ""
+    recorded_fault: tuple[int, str, str | None] | None = None  # (step, status, reason)
+
+    @property
+    def ok(self) -> bool:
+        return self.stopped == "end"
+
+
+def recorded_fault(record: dict, seat: int) -> tuple[int, str, str | None] | None:
+    """Where the seat faulted in the record: its first fallback move (no decision time)."""
+    statuses = record.get("statuses") or []
+    if seat >= len(statuses) or statuses[seat] == "ok":
+        return None
+    times = record.get("decision_ms") or []
+    errors = record.get("errors") or [None] * len(statuses)
+    for i, (who, _action) in enumerate(record["actions"]):
+        if who == seat and i < len(times) and times[i] is None:
+            return i, statuses[seat], errors[seat]
+    return len(record["actions"]), statuses[seat], errors[seat]
+
+
+def seat_decisions(record: dict, seat: int, from_step: int = 0) -> Iterator[tuple[int, object]]:
+    """(step, state before it) for each recorded decision of `seat` at or after `from_step`,
+    driving the game with the recorded actions (checked like `engine.replay`)."""
+    state = engine.replay_start(record)
+    for i, (who, action) in enumerate(record["actions"]):
+        if who != state.current_player():
+            raise ValueError(f"action {i} is recorded for seat {who}, not the seat on move")
+        if who == seat and i >= from_step:
+            yield i, state
+        state.apply(action)
+
+
+def check_record(record: dict, seat: int, from_step: int) -> None:
+    """ValueError with the reason when the record cannot be re-run for `seat`."""
+    for key in ("game", "players", "seed", "actions"):
+        if key not in record:
+            raise ValueError(f"not a replay record: no {key!r}")
+    if not isinstance(seat, int) or not 0 <= seat < record["players"]:
+        raise ValueError(f"--seat must be 0 to {record['players'] - 1}, not {seat}")
+    if from_step < 0 or from_step > len(record["actions"]):
+        raise ValueError(f"--from-step must be 0 to {len(record['actions'])}, not {from_step}")
+
+
+def rerun(
+    record: dict,
+    source: BotSource,
+    seat: int,
+    from_step: int = 0,
+    limits: Limits | None = None,
+    unsafe: bool = False,
+) -> Rerun:
+    """Run `source` as `seat` on the record's views; stops at the first divergence or fault."""
+    check_record(record, seat, from_step)
+    limits = limits or Limits()
+    players = range(record["players"])
+    seeds = record.get("bot_seeds") or [bot_seed(record["seed"], i) for i in players]
+    labels = record.get("seats") or [f"seat {i}" for i in players]
+    who = [{"name": label, "owner": None, "version": None} for label in labels]
+    report = Rerun(seat, source.label, recorded_fault=recorded_fault(record, seat))
+    decisions = seat_decisions(record, seat, from_step)
+    first = engine.replay_start(record)
+    player = _Seat(source.label)
+    with one_cpu() as cpu, pool(runtime(unsafe)).lease(1) as (slot,):
+        slot.stage(source)
+        try:
+            try:
+                player.bot = slot.spawn(limits, cpu)
+                player.bot.send(
+                    protocol.start(
+                        first.game_name, seat, first.num_players, first.options,
+                        limits.wire(), seed=seeds[seat], seats=who,
+                    )
+                )  # fmt: skip
+                protocol.ready(player.bot.read_line(limits.init_ms / 1000))
+            except BotFault as exc:
+                report.stopped = exc.status
+                report.steps.append(Step(-1, {}, [], {}, fault=f"{exc.status}: {exc.reason}"))
+                return report
+            except OSError as exc:
+                report.stopped = "crash"
+                report.steps.append(Step(-1, {}, [], {}, fault=f"crash: could not start: {exc}"))
+                return report
+            player.bank_ms = float(limits.bank_ms)
+            for i, state in decisions:
+                legal = state.legal_actions()
+                step = Step(i, state.view(seat), legal, record["actions"][i][1])
+                report.steps.append(step)
+                try:
+                    step.answer, step.ms = _ask(player, step.view, legal, limits)
+                except BotFault as exc:
+                    step.fault = f"{exc.status}: {exc.reason}"
+                    report.stopped = exc.status
+                    return report
+                if find_legal([step.recorded], step.answer) is None:
+                    report.stopped = "divergence"
+                    return report
+            player.bot.send(protocol.end(state_result(record)))
+        finally:
+            player.close()
+            report.stderr = player.stderr
+    return report
+
+
+def state_result(record: dict) -> dict:
+    return record.get("result") or engine.replay(record).result()
