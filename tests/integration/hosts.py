@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import select
 import shutil
@@ -51,6 +52,15 @@ def namespaces_unavailable() -> str | None:
 def unique_name(label: str) -> str:
     """A namespace name no other test run uses: our pid and a random part."""
     return f"tw{os.getpid()}-{secrets.token_hex(3)}-{label}"
+
+
+def remove_stale_namespaces() -> None:
+    """Delete the namespaces of test runs that died before their clean-up (SIGKILL)."""
+    for entry in NETNS_DIR.glob("tw*-*-*"):
+        found = re.fullmatch(r"tw(\d+)-[0-9a-f]{6}-\w+", entry.name)
+        if found and not Path(f"/proc/{found[1]}").exists():
+            with contextlib.suppress(subprocess.CalledProcessError):
+                run(["ip", "netns", "delete", entry.name])
 
 
 class Namespace:
@@ -225,7 +235,7 @@ class WorkerHost:
         }
 
     def start_worker(self) -> None:
-        """Start the host's worker (one bot match at a time) and wait until it is ready."""
+        """Start the host's worker (one bot match at a time); `wait_ready` waits for it."""
         argv = [*worker_command(1), "--hostname", f"worker@{self.hostname}"]
         with open(self.log_path, "ab") as log:
             self.worker = subprocess.Popen(
@@ -237,6 +247,8 @@ class WorkerHost:
                 stderr=log,
                 start_new_session=True,
             )
+
+    def wait_ready(self) -> None:
         wait_until(self._ready, 60, f"host {self.label}'s worker to be ready")
 
     def _ready(self) -> bool:
