@@ -32,6 +32,22 @@ class Skill:
         return conservative(self.mu, self.sigma)
 
 
+# A new version of a bot starts from its predecessor's μ with σ at least this wide:
+# a fix is probably close to the old skill (no climb from the bottom), but may
+# be better or worse, so it moves fast for its first matches. Half the
+# starting σ: about ten matches settle it where a brand-new bot needs thirty.
+SUCCESSOR_SIGMA = SIGMA / 2
+
+
+def successor(predecessor: Skill | None) -> Skill:
+    """The starting skill of a new version: its predecessor's μ, σ widened to at least
+    SUCCESSOR_SIGMA (never narrowed, never above the starting σ); the default for a
+    bot's first version."""
+    if predecessor is None:
+        return Skill()
+    return Skill(predecessor.mu, min(SIGMA, max(predecessor.sigma, SUCCESSOR_SIGMA)))
+
+
 def conservative(mu: float, sigma: float) -> float:
     """μ − 3σ: a skill the bot is very likely above."""
     return mu - 3 * sigma

@@ -2,7 +2,15 @@
 
 import pytest
 
-from ladder.ranking.ratings import MU, SIGMA, Skill, conservative, rate
+from ladder.ranking.ratings import (
+    MU,
+    SIGMA,
+    SUCCESSOR_SIGMA,
+    Skill,
+    conservative,
+    rate,
+    successor,
+)
 
 
 def test_fresh_skill_is_zero_conservative():
@@ -63,3 +71,16 @@ def test_bad_input_is_refused(skills, ranks, message):
 def test_negative_tau_is_refused():
     with pytest.raises(ValueError, match="tau"):
         rate([Skill(), Skill()], [1, 2], tau=-1)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (None, Skill()),
+        (Skill(31.0, 1.2), Skill(31.0, SUCCESSOR_SIGMA)),  # settled: σ widened
+        (Skill(18.0, 6.0), Skill(18.0, 6.0)),  # still unsure: σ kept
+        (Skill(40.0, 20.0), Skill(40.0, SIGMA)),  # never above the starting σ
+    ],
+)
+def test_a_new_version_starts_from_its_predecessors_mu_with_a_wider_sigma(before, after):
+    assert successor(before) == after
