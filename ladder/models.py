@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -185,6 +186,23 @@ class ThrottleEvent(Base):
         return f"ThrottleEvent({self.kind!r}, {self.key!r}, {self.at:%Y-%m-%d %H:%M:%S})"
 
 
+class Blob(Base):
+    """One artifact of the database store (`ladder.artifacts.database`): a bot file or a
+    replay, by key, zlib-compressed where that saves space (`encoding`)."""
+
+    __tablename__ = "blobs"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    encoding: Mapped[str] = mapped_column(String(8))  # "identity" or "zlib"
+    size: Mapped[int] = mapped_column(Integer)  # bytes as put and got
+    stored_size: Mapped[int] = mapped_column(Integer)  # bytes in `data`
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"Blob({self.key!r}, {self.size} bytes, {self.encoding})"
+
+
 class Bot(Base):
     """A named bot for one game; its code lives in its versions."""
 
@@ -224,7 +242,8 @@ class BotVersion(Base):
     kind: Mapped[str] = mapped_column(String(8))  # "py" or "zip"
     size: Mapped[int] = mapped_column(Integer)
     sha256: Mapped[str] = mapped_column(String(64))
-    path: Mapped[str] = mapped_column(String(500))  # relative to UPLOAD_DIR
+    # Its file in the artifact store: `bots/<sha256>.<kind>`, shared by identical uploads.
+    file_key: Mapped[str] = mapped_column(String(200))
     state: Mapped[str] = mapped_column(String(12), default=VersionState.PENDING)
     validation_log: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -313,7 +332,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
-    replay_path: Mapped[str | None] = mapped_column(String(500))  # relative to REPLAY_DIR
+    # Its replay in the artifact store (`replays/<game>/<id>.json.gz`), once recorded.
+    replay_key: Mapped[str | None] = mapped_column(String(200))
     engine_version: Mapped[str | None] = mapped_column(String(40))
     # Times a worker started it; past MAX_ATTEMPTS the match fails instead of going back.
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var"
+ARTIFACT_STORES = ("database", "directory")  # the first is the default
 
 
 def _secret_key(var: Path) -> str:
@@ -48,6 +49,15 @@ def _int(env: dict, name: str, default: int) -> int:
         raise ValueError(f"environment variable {name} must be an integer, not {raw!r}") from None
 
 
+def _choice(env: dict, name: str, choices: tuple[str, ...]) -> str:
+    """One of `choices` (the first by default); anything else is an error at start."""
+    raw = env.get(name) or choices[0]
+    if raw not in choices:
+        allowed = " or ".join(repr(c) for c in choices)
+        raise ValueError(f"environment variable {name} must be {allowed}, not {raw!r}")
+    return raw
+
+
 def database_url(env: dict | None = None) -> str:
     """DATABASE_URL, else a SQLite file under var/."""
     env = os.environ if env is None else env
@@ -62,6 +72,17 @@ def from_env(env: dict | None = None) -> dict:
     return {
         "SECRET_KEY": env.get("SECRET_KEY") or _secret_key(var),
         "DATABASE_URL": database_url(env),
+        # Where uploaded bots and replays are kept: "database" (the blobs table, so a
+        # worker host needs only DATABASE_URL and REDIS_URL) or "directory" (files
+        # under ARTIFACT_DIR, which every host must then share). See ladder.artifacts.
+        "ARTIFACT_STORE": _choice(env, "ARTIFACT_STORE", ARTIFACT_STORES),
+        "ARTIFACT_DIR": env.get("ARTIFACT_DIR") or str(var / "artifacts"),
+        # A worker's own copies of the bot files it played, by content hash, evicted
+        # least recently used first past BOT_CACHE_BYTES.
+        "BOT_CACHE_DIR": env.get("BOT_CACHE_DIR") or str(var / "bot-cache"),
+        "BOT_CACHE_BYTES": _int(env, "BOT_CACHE_BYTES", 256 * 1024 * 1024),
+        # Legacy only: where replays and uploads were kept before the artifact store.
+        # Nothing writes here any more; `ladder artifacts import` reads them once.
         "REPLAY_DIR": env.get("REPLAY_DIR") or str(var / "replays"),
         "UPLOAD_DIR": env.get("UPLOAD_DIR") or str(var / "uploads"),
         "STARTER_DIR": env.get("STARTER_DIR") or str(ROOT / "bots" / "starter"),

@@ -11,9 +11,11 @@ the modules behind them each do one job:
 - `zygote`: the warm interpreter inside each sandbox that forks the bots;
 - `bot_process`: talking to, pausing and ending one bot;
 - `cgroups`, `seccomp`, `claims`, `cpus`, `procfs`: kernel tools they use;
-- `staging`, `limits`, `fallback`: bot files, limits, and the fallback policy.
+- `staging`, `limits`, `fallback`: bot files, limits, and the fallback policy;
+- `bot_cache`: this host's copies of stored bot files, by content hash.
 """
 
+from workers.bot_cache import BotCache
 from workers.cgroups import isolation
 from workers.limits import Limits
 from workers.match import STATUSES, run_job, run_match
@@ -24,6 +26,7 @@ from workers.staging import BotSource, house_bots, house_file, resolve
 
 __all__ = [
     "STATUSES",
+    "BotCache",
     "BotSource",
     "Limits",
     "SandboxUnavailable",

@@ -1,7 +1,7 @@
 """The `ladder` command line: `main` and its subcommands (the console script `ladder`).
 
-Each subcommand is a thin wrapper: `db` and `staff` are groups of their own
-modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
+Each subcommand is a thin wrapper: `artifacts`, `db` and `staff` are groups of
+their own modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
 `play` runs matches locally through `play`.
 """
 
@@ -16,6 +16,7 @@ from rich.table import Table
 
 import engine
 from ladder.cli import (  # noqa: F401 - admin adds to the group
+    artifacts,
     db,
     replay,
     staff,
@@ -31,6 +32,7 @@ def main() -> None:
     """Tradewinds: a bot ladder for Manila, Meuterer and Caravelas."""
 
 
+main.add_command(artifacts.artifacts_group)
 main.add_command(db.db)
 main.add_command(replay.replay)
 main.add_command(staff.staff)

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
+from ladder import artifacts
 from ladder.jobs import dispatch
 from ladder.models import (
     LIVE_VERSION_STATES,
@@ -114,8 +115,9 @@ def upload_version(
     number = 1 + (
         session.scalar(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)) or 0
     )
-    path = storage.save_bot_file(
-        config["UPLOAD_DIR"], bot.id, number, checked.sha256, checked.kind, data
+    # In the same transaction as the version row (database store): both or neither.
+    file_key = storage.save_bot_file(
+        artifacts.store(config, session), checked.sha256, checked.kind, data
     )
     version = BotVersion(
         bot=bot,
@@ -125,7 +127,7 @@ def upload_version(
         kind=checked.kind,
         size=checked.size,
         sha256=checked.sha256,
-        path=path,
+        file_key=file_key,
         state=VersionState.PENDING,
         validation_log="",
     )
@@ -241,11 +243,16 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
     return bot
 
 
-def version_file(config: Mapping, user: User | None, version: BotVersion):
-    """The stored file of a version, for its owner only."""
+def version_file(
+    session: Session, config: Mapping, user: User | None, version: BotVersion
+) -> bytes:
+    """The stored file of a version, for its owner only (NotFound if the store lost it)."""
     if user is None or version.bot.owner_id != user.id:
         raise Forbidden("only the bot's owner can download its code")
-    return storage.resolve(config["UPLOAD_DIR"], version.path)
+    try:
+        return artifacts.store(config, session).get(version.file_key)
+    except artifacts.ArtifactMissing:
+        raise NotFound(f"the file of {version.label} is missing from the store") from None
 
 
 def active_version(bot: Bot) -> BotVersion | None:

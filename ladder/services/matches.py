@@ -10,12 +10,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
-from pathlib import Path
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 import engine
+from ladder import artifacts
 from ladder.jobs import dispatch
 from ladder.models import (
     IN_FLIGHT,
@@ -180,16 +180,19 @@ def _check_challenge_limits(session: Session, config: Mapping, user: User, now) 
         )
 
 
-def replay_file(config: Mapping, match: Match) -> Path | None:
-    """Where a match's stored replay is; None while it has none or the file is gone."""
-    if match.replay_path is None:
-        return None
-    path = storage.resolve(config["REPLAY_DIR"], match.replay_path)
-    return path if path.exists() else None
+def replay_bytes(session: Session, config: Mapping, match: Match) -> bytes:
+    """A match's stored replay, gzipped JSON as kept; NotFound without one."""
+    if match.replay_key is None:
+        raise NotFound(f"match {match.id} has no replay yet")
+    try:
+        return artifacts.store(config, session).get(match.replay_key)
+    except artifacts.ArtifactMissing:
+        raise NotFound(f"the replay of match {match.id} is missing from the store") from None
 
 
 def match_job(session: Session, config: Mapping, match_id: int) -> dict:
-    """What a worker needs to play a match: game, seed, options and each seat's code."""
+    """What a worker needs to play a match: game, seed, options and each seat's code,
+    named by artifact key and content hash (the worker fetches it through its cache)."""
     match = get_match(session, match_id)
     seats = []
     for seat in match.seats:
@@ -200,7 +203,8 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
                 "version_id": version.id,
                 "label": version.seat_label,
                 "kind": version.kind,
-                "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
+                "sha256": version.sha256,
+                "key": version.file_key,
             }
         )
     return {
@@ -299,7 +303,7 @@ def _number(value) -> float | None:
 
 
 def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapping) -> Match:
-    """Store a finished match: seats, replay file and (if ranked) new ratings.
+    """Store a finished match: seats, replay and (if ranked) new ratings.
 
     An outcome with `"rated": False` (every seat faulted for one infrastructure-like
     reason, say) is kept, with its `unrated_reason`, but moves no rating.
@@ -324,8 +328,9 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
         return get_match(session, match_id)
     session.refresh(match)
     replay = outcome["replay"]
-    match.replay_path = storage.save_replay(
-        config["REPLAY_DIR"], match.game, match.id, dict(replay)
+    # In this transaction (database store): the match is never recorded without it.
+    match.replay_key = storage.save_replay(
+        artifacts.store(config, session), match.game, match.id, replay
     )
     match.engine_version = replay.get("engine_version")
     match.started_at = match.started_at or now

@@ -254,7 +254,7 @@ def match_summary(match: Match, seats: list[dict]) -> dict:
         "started_at": iso(match.started_at),
         "finished_at": iso(match.finished_at),
         "engine_version": match.engine_version,
-        "has_replay": match.replay_path is not None,
+        "has_replay": match.replay_key is not None,
         "seats": seats,
     }
 

@@ -159,9 +159,9 @@ def _apply_recorded(state: State, i: int, move: Any) -> None:
         raise ReplayError(f"move {i} is illegal: {exc}") from None
 
 
-def load_stored(path) -> Replay:
-    """A replay the ladder stored (gzipped JSON on disk)."""
-    return load(json.loads(gzip.decompress(path.read_bytes())))
+def load_stored(data: bytes, game: str) -> Replay:
+    """A replay the ladder stored (gzipped JSON, as `services.storage` keeps it)."""
+    return load(json.loads(gzip.decompress(data)), game=game)
 
 
 # -- what the viewer is served -------------------------------------------------

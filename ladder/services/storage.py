@@ -1,56 +1,53 @@
-"""Files the ladder keeps outside the database: uploaded bots and replays."""
+"""What the ladder keeps in the artifact store, and under which keys.
+
+Bot files are content-addressed (`bots/<sha256>.<kind>`): identical uploads share
+one artifact, and a worker caches them by the same hash. A replay is kept as
+gzipped compact JSON under `replays/<game>/<match id>.json.gz`, the bytes the
+download serves as they are. (Migration d41c7e2b9f58 writes the same keys in SQL.)
+"""
 
 from __future__ import annotations
 
 import gzip
 import json
-import os
-import tempfile
-from pathlib import Path
+from collections.abc import Mapping
+
+from ladder.artifacts import ArtifactStore
+
+BOT_KINDS = ("py", "zip")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write by rename, so a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def bot_key(sha256: str, kind: str) -> str:
+    if kind not in BOT_KINDS:
+        raise ValueError(f"a bot file is .py or .zip, not {kind!r}")
+    return f"bots/{sha256}.{kind}"
 
 
-def resolve(base: str | Path, relative: str) -> Path:
-    """`relative` under `base`, refusing anything that climbs out."""
-    root = Path(base).resolve()
-    path = (root / relative).resolve()
-    if not path.is_relative_to(root):
-        raise ValueError(f"{relative!r} is outside {root}")
-    return path
+def replay_key(game: str, match_id: int) -> str:
+    return f"replays/{game}/{match_id}.json.gz"
 
 
-def save_bot_file(
-    upload_dir: str, bot_id: int, number: int, sha256: str, kind: str, data: bytes
-) -> str:
-    """Store a version's file; returns its path relative to `upload_dir`.
-
-    The hash in the name keeps two racing uploads from overwriting each other.
-    """
-    relative = f"{bot_id}/v{number}-{sha256[:12]}.{kind}"
-    _write_atomic(resolve(upload_dir, relative), data)
-    return relative
+def save_bot_file(store: ArtifactStore, sha256: str, kind: str, data: bytes) -> str:
+    """Keep a bot file (once per content); returns its key."""
+    key = bot_key(sha256, kind)
+    if not store.exists(key):
+        store.put(key, data)
+    return key
 
 
-def save_replay(replay_dir: str, game: str, match_id: int, replay: dict) -> str:
-    """Store a replay as gzipped JSON; returns its path relative to `replay_dir`."""
-    relative = f"{game}/{match_id // 1000}/{match_id}.json.gz"
+def encode_replay(replay: Mapping) -> bytes:
+    """A replay as stored: compact, sorted JSON, gzipped without a timestamp."""
     raw = json.dumps(replay, separators=(",", ":"), sort_keys=True).encode()
-    _write_atomic(resolve(replay_dir, relative), gzip.compress(raw, mtime=0))
-    return relative
+    return gzip.compress(raw, mtime=0)
 
 
-def load_replay(replay_dir: str, relative: str) -> dict:
-    """Read a stored replay back."""
-    return json.loads(gzip.decompress(resolve(replay_dir, relative).read_bytes()))
+def save_replay(store: ArtifactStore, game: str, match_id: int, replay: Mapping) -> str:
+    """Keep a match's replay; returns its key."""
+    key = replay_key(game, match_id)
+    store.put(key, encode_replay(replay))
+    return key
+
+
+def load_replay(store: ArtifactStore, key: str) -> dict:
+    """A stored replay's record (ArtifactMissing if it is not there)."""
+    return json.loads(gzip.decompress(store.get(key)))

@@ -11,6 +11,7 @@ instead of going back, so nothing is handed out forever.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections.abc import Callable, Mapping
@@ -22,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import engine
+from ladder import artifacts
 from ladder.jobs import broker, dispatch
 from ladder.models import (
     IN_FLIGHT,
@@ -39,9 +41,8 @@ from ladder.models import (
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
-from ladder.services import storage
 from ladder.services.errors import Conflict
-from workers import Limits, SandboxUnavailable, house_file, run_job
+from workers import BotCache, Limits, SandboxUnavailable, house_file, run_job
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +79,32 @@ def validation_job(version: BotVersion, config: Mapping) -> dict:
         {
             "seat": 0,
             "label": version.label,
-            "path": str(storage.resolve(config["UPLOAD_DIR"], version.path)),
+            "kind": version.kind,
+            "sha256": version.sha256,
+            "key": version.file_key,
         }
     ]
     for i in range(1, game.min_players):
         seats.append({"seat": i, "label": f"{version.bot.game}/random", "path": str(house)})
     return {"game": version.bot.game, "seed": version.id, "options": {}, "seats": seats}
+
+
+def with_local_files(session: Session, config: Mapping, job: dict) -> dict:
+    """The job with each stored bot (a seat with a `key`) given a `path` on this host:
+    its file in this host's bot cache, fetched from the artifact store on a miss.
+
+    A bot that plays thousands of matches is thus fetched once per worker host; a
+    missing artifact raises ArtifactMissing, bytes that do not hash right a ValueError.
+    """
+    cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
+    store = artifacts.store(config, session)
+    seats = []
+    for seat in job["seats"]:
+        if "key" in seat:
+            fetch = functools.partial(store.get, seat["key"])
+            seat = {**seat, "path": str(cache.path(seat["sha256"], seat["kind"], fetch))}
+        seats.append(seat)
+    return {**job, "seats": seats}
 
 
 def validation_log(outcome: dict) -> tuple[bool, str]:
@@ -121,7 +142,8 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
     except Conflict:
         return None  # validated already, or being validated by another worker
     try:
-        outcome = run_job(validation_job(version, config), limits(config), _unsafe(config))
+        job = with_local_files(session, config, validation_job(version, config))
+        outcome = run_job(job, limits(config), _unsafe(config))
         ok, text = validation_log(outcome)
     except ValueError as exc:  # the stored file cannot be staged: the upload's fault
         return _fail_validation(session, version_id, f"Validation failed: {exc}")
@@ -178,7 +200,7 @@ def play_match(session: Session, config: Mapping, match_id: int) -> Match | None
     if not match_service.start_match(session, match_id):
         return None
     try:
-        job = match_service.match_job(session, config, match_id)
+        job = with_local_files(session, config, match_service.match_job(session, config, match_id))
         outcome = run_job(job, limits(config), _unsafe(config))
         return match_service.record_match(session, config, match_id, outcome)
     except SoftTimeLimitExceeded:

@@ -8,7 +8,7 @@ import engine
 from ladder.extensions import db
 from ladder.models import MAX_ID
 from ladder.services import accounts, bots, matches, queries, tournaments
-from ladder.services.errors import NotFound, ServiceError
+from ladder.services.errors import ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
 from ladder.web.paging import int_arg, page_arg
@@ -123,14 +123,9 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    path = matches.replay_file(current_app.config, found)
-    if path is None:
-        if found.replay_path is None:
-            raise NotFound(f"match {match_id} has no replay yet")
-        raise NotFound(f"the replay of match {match_id} is missing")
-    # Read whole (replays are small) so no file handle outlives the request.
+    # The stored bytes as they are: gzipped JSON (NotFound, 404, without one).
     return Response(
-        path.read_bytes(),
+        matches.replay_bytes(db.session, current_app.config, found),
         mimetype="application/gzip",
         headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from flask import (
     Blueprint,
     current_app,
@@ -126,6 +128,6 @@ def retire(bot_id: int):
 @login_required
 def download(version_id: int):
     version = bots.get_version(db.session, version_id)
-    path = bots.version_file(current_app.config, current_user, version)
+    data = bots.version_file(db.session, current_app.config, current_user, version)
     name = f"{version.bot.name}-v{version.number}.{version.kind}"
-    return send_file(path, as_attachment=True, download_name=name)
+    return send_file(io.BytesIO(data), as_attachment=True, download_name=name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from flask import (
     Blueprint,
     abort,
@@ -73,11 +75,9 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    path = matches.replay_file(current_app.config, found)
-    if path is None:
-        abort(404)
+    data = matches.replay_bytes(db.session, current_app.config, found)  # 404 without one
     return send_file(
-        path,
+        io.BytesIO(data),
         mimetype="application/gzip",
         as_attachment=True,
         download_name=f"tradewinds-{found.game}-match-{found.id}.json.gz",

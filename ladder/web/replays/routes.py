@@ -7,12 +7,12 @@ errors as JSON, so the viewer can show the reason.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ladder.extensions import db
-from ladder.services import matches, replays, storage
+from ladder.services import matches, replays
 from ladder.services.errors import ServiceError
 from ladder.web.errors import MESSAGES
 
@@ -47,12 +47,10 @@ def _http_error(exc: HTTPException):
 
 # -- stored matches ------------------------------------------------------------
 def _stored(match_id: int) -> replays.Replay:
+    """A match's replay from the artifact store; NotFound (404) without one."""
     found = matches.get_match(db.session, match_id)
-    if matches.replay_file(current_app.config, found) is None:
-        abort(404)
-    return replays.load(
-        storage.load_replay(current_app.config["REPLAY_DIR"], found.replay_path), game=found.game
-    )
+    data = matches.replay_bytes(db.session, current_app.config, found)
+    return replays.load_stored(data, found.game)
 
 
 @bp.get("/matches/<id:match_id>/replay/summary.json")

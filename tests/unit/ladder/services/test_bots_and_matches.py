@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ladder.models import Bot, BotVersion, Match, Rating, RatingHistory
+from ladder import artifacts
+from ladder.models import Blob, Bot, BotVersion, Match, Rating, RatingHistory
 from ladder.ranking import ratings
-from ladder.services import accounts, bots, matches, storage
+from ladder.services import accounts, bots, matches, storage, work
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
 
@@ -104,7 +105,15 @@ def test_upload_stores_file_and_waits_pending(session, config, alice):
         "py",
         len(BOT_SOURCE),
     )
-    assert Path(config["UPLOAD_DIR"], version.path).read_bytes() == BOT_SOURCE
+    assert version.file_key == f"bots/{version.sha256}.py"
+    assert artifacts.store(config, session).get(version.file_key) == BOT_SOURCE
+
+
+def test_identical_uploads_share_one_stored_file(session, config, alice, bob):
+    one = bots.upload_version(session, config, alice, "toyrace", "a", "bot.py", BOT_SOURCE)
+    two = bots.upload_version(session, config, bob, "toyrace", "b", "mine.py", BOT_SOURCE)
+    assert one.id != two.id and one.file_key == two.file_key
+    assert session.scalar(select(func.count()).select_from(Blob)) == 1
 
 
 def test_upload_notifies_the_dispatch_hook(session, config, alice):
@@ -134,7 +143,7 @@ def test_bad_upload_is_refused_and_nothing_stored(
     with pytest.raises(ServiceError, match=message):
         bots.upload_version(session, config, alice, game, name, filename, data)
     assert session.scalar(select(func.count(BotVersion.id))) == 0
-    assert not Path(config["UPLOAD_DIR"]).exists()
+    assert session.scalar(select(func.count()).select_from(Blob)) == 0
 
 
 def test_uploads_are_rate_limited_per_user(session, config, alice, bob):
@@ -192,10 +201,13 @@ def test_retire_only_by_owner_and_once(session, config, alice, bob):
 
 def test_code_download_is_owner_only(session, config, alice, bob):
     version = make_active_bot(session, config, alice)
-    assert bots.version_file(config, alice, version).read_bytes() == BOT_SOURCE
+    assert bots.version_file(session, config, alice, version) == BOT_SOURCE
     for user in (bob, None):
         with pytest.raises(Forbidden):
-            bots.version_file(config, user, version)
+            bots.version_file(session, config, user, version)
+    artifacts.store(config, session).delete(version.file_key)
+    with pytest.raises(NotFound, match="missing from the store"):
+        bots.version_file(session, config, alice, version)
 
 
 # -- matches ----------------------------------------------------------------
@@ -237,7 +249,12 @@ def test_match_job_names_each_seats_code(session, config, three, alice):
     )
     job = matches.match_job(session, config, match.id)
     assert (job["game"], job["seed"], job["players"]) == ("toyrace", 3, 3)
-    assert [Path(s["path"]).read_bytes() for s in job["seats"]] == [BOT_SOURCE] * 3
+    assert [s["key"] for s in job["seats"]] == [v.file_key for v in three]
+    assert [s["sha256"] for s in job["seats"]] == [v.sha256 for v in three]
+    assert "path" not in job["seats"][0]  # no web host's disk: the worker fetches by key
+    local = work.with_local_files(session, config, job)
+    assert [Path(s["path"]).read_bytes() for s in local["seats"]] == [BOT_SOURCE] * 3
+    assert all(Path(s["path"]).parent == Path(config["BOT_CACHE_DIR"]) for s in local["seats"])
     assert job["seats"][0]["label"] == "alice/alice-bot v1"
     assert matches.start_match(session, match.id) is True
     assert matches.start_match(session, match.id) is False
@@ -265,7 +282,8 @@ def test_record_stores_seats_ratings_and_replay(session, config, three):
     assert loser.mu_after < loser.mu_before
     assert session.get(Rating, three[1].id).games == 1
     assert session.get(Rating, three[1].id).mu == winner.mu_after
-    stored = json.loads(gzip.decompress(Path(config["REPLAY_DIR"], match.replay_path).read_bytes()))
+    assert match.replay_key == f"replays/toyrace/{match.id}.json.gz"
+    stored = json.loads(gzip.decompress(artifacts.store(config, session).get(match.replay_key)))
     assert stored == outcome["replay"]
     assert "stderr" not in json.dumps(stored)
 
@@ -315,7 +333,7 @@ def test_an_outcome_marked_not_rated_is_recorded_without_rating(session, config,
     matches.record_match(session, config, match.id, outcome)
     session.expire_all()
     recorded = session.get(Match, match.id)
-    assert recorded.state == "finished" and recorded.replay_path is not None
+    assert recorded.state == "finished" and recorded.replay_key is not None
     assert [s.status for s in recorded.seats] == ["timeout"] * 3
     assert recorded.unrated_reason == "every seat timed out before it was ready"
     assert all(session.get(Rating, v.id).games == 0 for v in three)
@@ -385,9 +403,11 @@ def test_failed_match_cannot_be_recorded(session, config, three):
         matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
 
 
-def test_storage_refuses_paths_outside_its_directory(tmp_path):
-    with pytest.raises(ValueError, match="outside"):
-        storage.resolve(tmp_path, "../etc/passwd")
+def test_storage_names_bot_and_replay_keys():
+    assert storage.bot_key("ab" * 32, "zip") == f"bots/{'ab' * 32}.zip"
+    assert storage.replay_key("manila", 12345) == "replays/manila/12345.json.gz"
+    with pytest.raises(ValueError, match=r"\.py or \.zip"):
+        storage.bot_key("ab" * 32, "exe")
 
 
 def test_bot_rows_are_unique_per_owner_and_game(session, config, alice):

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import engine
+from ladder import artifacts
 from ladder.models import Match
 from ladder.services import matches, storage
 from tests.unit.ladder.conftest import make_active_bot, make_user
@@ -55,6 +56,6 @@ def test_recorded_replay_rebuilds_the_game(session, config, game):
     matches.record_match(session, config, match.id, outcome)
     stored = session.get(Match, match.id)
     assert stored.engine_version == spec.version
-    replay = storage.load_replay(config["REPLAY_DIR"], stored.replay_path)
+    replay = storage.load_replay(artifacts.store(config, session), stored.replay_key)
     assert engine.replay(replay).result() == outcome["replay"]["result"]
     assert sorted(s.rank for s in stored.seats) == sorted(outcome["ranks"])

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import select
 
 import engine
+from ladder import artifacts
 from ladder.models import BotVersion, Match, Rating, User, utcnow
-from ladder.services import matches, work
+from ladder.services import matches, storage, work
 from ladder.services.house import house_files, seed_house_bots
 from tests.unit.ladder.conftest import make_active_bot, make_user
 
@@ -169,7 +172,8 @@ def test_validation_job_seats_the_new_version_against_house_random_bots(session,
     version = make_active_bot(session, config, alice, name="v", game="toyrace")
     job = work.validation_job(version, config)
     assert job["game"] == "toyrace" and job["seed"] == version.id
-    assert job["seats"][0]["path"].endswith(version.path)
+    assert (job["seats"][0]["key"], job["seats"][0]["sha256"]) == (version.file_key, version.sha256)
+    assert all(Path(s["path"]).is_file() for s in job["seats"][1:])  # house bots: the package
     assert len(job["seats"]) == engine.get_game("toyrace").min_players
 
 
@@ -198,10 +202,14 @@ def zip_bot() -> bytes:
     return buffer.getvalue()
 
 
-def corrupt_stored_file(config, version):
-    from ladder.services import storage
-
-    storage.resolve(config["UPLOAD_DIR"], version.path).write_bytes(b"not a zip at all")
+def corrupt_stored_file(session, config, version):
+    """Make the version's stored file a bad zip whose hash is right (so staging refuses it)."""
+    data = b"not a zip at all"
+    version.sha256 = hashlib.sha256(data).hexdigest()
+    version.file_key = storage.save_bot_file(
+        artifacts.store(config, session), version.sha256, "zip", data
+    )
+    session.commit()
 
 
 def test_a_stored_upload_that_cannot_be_staged_fails_validation_with_the_reason(
@@ -210,7 +218,7 @@ def test_a_stored_upload_that_cannot_be_staged_fails_validation_with_the_reason(
     from ladder.services import bots
 
     version = bots.upload_version(session, config, alice, "toyrace", "z", "bot.zip", zip_bot())
-    corrupt_stored_file(config, version)
+    corrupt_stored_file(session, config, version)
     # The file is refused while staging, before any bot process starts.
     config["UNSAFE_NO_SANDBOX"] = True
     done = work.validate_version(session, config, version.id)
@@ -226,7 +234,7 @@ def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config
     bots.finish_validation(session, broken.id, True, "set up by the test")
     other = make_active_bot(session, config, bob, name="fine")
     match = matches.create_match(session, config, "toyrace", [broken.id, other.id], ranked=True)
-    corrupt_stored_file(config, broken)
+    corrupt_stored_file(session, config, broken)
     config["UNSAFE_NO_SANDBOX"] = True
     assert work.play_match(session, config, match.id) is None
     session.expire_all()
@@ -239,3 +247,50 @@ def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config
     assert failed.attempts == 1
     assert all(session.get(Rating, v.id).games == 0 for v in (broken, other))
     assert work.play_match(session, config, match.id) is None  # a failed match is not replayed
+
+
+def test_a_damaged_stored_file_is_refused_by_its_hash(session, config, alice):
+    from ladder.services import bots
+
+    version = bots.upload_version(session, config, alice, "toyrace", "d", "bot.zip", zip_bot())
+    artifacts.store(config, session).put(version.file_key, b"PK\x03\x04 flipped bits")
+    session.commit()
+    config["UNSAFE_NO_SANDBOX"] = True
+    done = work.validate_version(session, config, version.id)
+    assert done.state == "failed" and "the stored copy is damaged" in done.validation_log
+    assert not list(Path(config["BOT_CACHE_DIR"]).glob("*.zip"))  # nothing cached
+
+
+def test_a_match_whose_stored_bot_is_missing_fails_with_the_reason(session, config, alice, bob):
+    gone = make_active_bot(
+        session, config, alice, name="gone", source=b"def act(v, l):\n    return l[0]\n"
+    )
+    other = make_active_bot(session, config, bob, name="fine")
+    match = matches.create_match(session, config, "toyrace", [gone.id, other.id], ranked=True)
+    assert artifacts.store(config, session).delete(gone.file_key)
+    session.commit()
+    config["UNSAFE_NO_SANDBOX"] = True
+    assert work.play_match(session, config, match.id) is None
+    session.expire_all()
+    failed = session.get(Match, match.id)
+    assert failed.state == "failed" and "ArtifactMissing" in failed.unrated_reason
+    assert gone.file_key in failed.unrated_reason
+
+
+def test_worker_fetches_each_bot_once_per_host(session, config, alice, bob, monkeypatch):
+    a = make_active_bot(session, config, alice, name="a")
+    b = make_active_bot(
+        session, config, bob, name="b", source=b"def act(v, l):\n    return l[-1]\n"
+    )
+    fetched = []
+    real_get = artifacts.DatabaseStore.get
+    monkeypatch.setattr(
+        artifacts.DatabaseStore, "get", lambda self, key: fetched.append(key) or real_get(self, key)
+    )
+    config["UNSAFE_NO_SANDBOX"] = True
+    for seed in (1, 2, 3):
+        match = matches.create_match(
+            session, config, "toyrace", [a.id, b.id], ranked=False, seed=seed
+        )
+        assert work.play_match(session, config, match.id).state == "finished"
+    assert sorted(fetched) == sorted([a.file_key, b.file_key])

@@ -13,6 +13,7 @@ import json
 import pytest
 from sqlalchemy import func, select
 
+from ladder import artifacts
 from ladder.models import Match
 from ladder.services import storage
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
@@ -73,9 +74,10 @@ def test_a_challenge_takes_ascii_digits_only(client, session, world):
     assert session.scalar(select(func.count(Match.id))) == 1  # only the played one
 
 
-def test_an_opened_replay_file_view_takes_ascii_digits_only(client, world):
+def test_an_opened_replay_file_view_takes_ascii_digits_only(client, session, world):
     config = client.application.config
-    record = storage.load_replay(config["REPLAY_DIR"], world["match"].replay_path)
+    store = artifacts.store(config, session)
+    record = storage.load_replay(store, world["match"].replay_key)
     data = gzip.compress(json.dumps(record).encode())
     token = csrf_token(client, "/replays/open")
     for raw in ["²", "٣"]:

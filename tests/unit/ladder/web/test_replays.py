@@ -13,6 +13,7 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 import engine
+from ladder import artifacts
 from ladder.services import matches, replays
 from tests.unit.ladder.conftest import login, make_active_bot
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
@@ -124,9 +125,10 @@ def test_a_stored_replay_whose_game_differs_from_the_match_is_refused(
 ):
     match, _ = stored_match(session, config, [alice, bob, alice])
     record = played("meuterer", 3)
-    path = config["REPLAY_DIR"] + "/" + match.replay_path
-    with open(path, "wb") as out:
-        out.write(gzip.compress(json.dumps(record).encode()))
+    artifacts.store(config, session).put(
+        match.replay_key, gzip.compress(json.dumps(record).encode())
+    )
+    session.commit()
     response = client.get(f"/matches/{match.id}/replay/summary.json")
     assert response.status_code == 400 and "not 'manila'" in response.get_json()["error"]
 

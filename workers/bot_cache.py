@@ -1,0 +1,142 @@
+"""A worker host's own copies of bot files, by content hash, in a bounded folder.
+
+The ladder hands a worker each seat's sha256 and a way to fetch the bytes (from
+the artifact store); the cache returns a local path, fetching only on a miss, so
+a bot that plays thousands of matches crosses the network once per host.
+
+Several worker processes share one folder. A file appears by rename (nobody sees
+half of one); a miss is fetched under an exclusive `flock`, re-checked inside it,
+so one process fetches while the others wait and then find the file; eviction
+runs under the same lock. A file's modification time is its last use (set from
+the clock on every hit), and past `max_bytes` the least recently used go first,
+never the file just asked for. Fetched bytes must hash to the sha256 asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+KINDS = ("py", "zip")
+SHA256 = re.compile(r"[0-9a-f]{64}")
+ENTRY = re.compile(r"[0-9a-f]{64}\.(py|zip)")
+LOCK = ".lock"
+TMP = ".tmp-"
+STALE_TMP_S = 3600  # a temporary file this old was left by a process that died
+
+
+class BotCache:
+    """Bot files under `folder`, at most about `max_bytes` of them (one file may exceed it)."""
+
+    def __init__(self, folder: str | os.PathLike, max_bytes: int) -> None:
+        if max_bytes < 0:
+            raise ValueError("a cache bound is a number of bytes, at least 0")
+        self.folder = Path(folder)
+        self.max_bytes = max_bytes
+
+    def path(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Path:
+        """The local file holding the bot with this hash, fetching it on a miss.
+
+        A ValueError if the hash or kind is malformed or the fetched bytes do not
+        match; whatever `fetch` raises passes through (nothing is kept then).
+        """
+        if not SHA256.fullmatch(sha256 or ""):
+            raise ValueError(f"{sha256!r} is not a sha256 in hex")
+        if kind not in KINDS:
+            raise ValueError(f"a bot file is .py or .zip, not {kind!r}")
+        target = self.folder / f"{sha256}.{kind}"
+        if _touch(target):
+            return target
+        with self._locked():
+            if _touch(target):  # another process fetched it while we waited
+                return target
+            data = fetch()
+            found = hashlib.sha256(data).hexdigest()
+            if found != sha256:
+                raise ValueError(
+                    f"the fetched bot file hashes to {found[:12]}…, not {sha256[:12]}…:"
+                    " the stored copy is damaged"
+                )
+            _write_atomic(target, data)
+            _touch(target)
+            self._evict(keep=target)
+        return target
+
+    def usage(self) -> int:
+        """Bytes the cached files take now."""
+        return sum(size for _, _, size in self._entries())
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The host-wide lock of this folder (a fresh descriptor: threads exclude too)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def _entries(self) -> list[tuple[int, Path, int]]:
+        """(last use in ns, path, size) of every cached file, oldest first."""
+        entries = []
+        for entry in os.scandir(self.folder):
+            if ENTRY.fullmatch(entry.name):
+                try:
+                    stat = entry.stat()
+                except FileNotFoundError:
+                    continue
+                entries.append((stat.st_mtime_ns, Path(entry.path), stat.st_size))
+            elif entry.name.startswith(TMP):
+                _drop_if_stale(Path(entry.path))
+        return sorted(entries, key=lambda e: (e[0], e[1].name))
+
+    def _evict(self, keep: Path) -> None:
+        """Remove least recently used files until the rest fit in max_bytes (under the lock)."""
+        entries = self._entries()
+        total = sum(size for _, _, size in entries)
+        for _, path, size in entries:
+            if total <= self.max_bytes:
+                break
+            if path == keep:
+                continue
+            path.unlink(missing_ok=True)
+            total -= size
+
+
+def _touch(path: Path) -> bool:
+    """Mark a cached file used now; False if there is no such file.
+
+    The time is set from the clock in nanoseconds rather than left to the file
+    system, whose timestamps may be coarser than the gap between two uses.
+    """
+    now = time.time_ns()
+    try:
+        os.utime(path, ns=(now, now))
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TMP)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)  # private (0600): staging copies it for the sandbox
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _drop_if_stale(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        if time.time() - path.stat().st_mtime > STALE_TMP_S:
+            path.unlink()
