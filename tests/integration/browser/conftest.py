@@ -72,7 +72,7 @@ class Site:
                     .where(
                         Match.game == game,
                         Match.state == "finished",
-                        Match.replay_path.is_not(None),
+                        Match.replay_key.is_not(None),
                     )
                     .order_by(Match.id)
                     .limit(1)
