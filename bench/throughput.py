@@ -1,12 +1,24 @@
 """Ladder throughput: 4-player Manila matches of house bots completed per minute.
 
-Run by hand: `.venv/bin/python bench/throughput.py [--matches N] [--workers 1 2]
-[--rounds R]`. For each worker count it starts a private Redis, a fresh SQLite
-database and that many Celery worker processes (one match at a time each, as
-`ladder worker --concurrency 1`), queues N ranked matches, and times them from
-the first queued to the last recorded. The worker counts take turns for R
-rounds and the medians are compared, because a shared machine's speed drifts
-by ten per cent from one minute to the next. Needs redis-server and bubblewrap.
+For each worker count it starts a private Redis, a fresh database (a SQLite
+file, or a new database on one private PostgreSQL cluster, Unix socket only)
+and that many Celery worker processes (one match at a time each, as
+`ladder worker --concurrency 1`), queues N ranked matches once every worker
+answers, and times them from the first queued to the last recorded. It also
+reads how many of the machine's cores were busy meanwhile (/proc/stat), which
+shows where adding workers stops paying: when the cores are full, the rate
+flattens. The worker counts take turns for R rounds and the medians are
+compared, because a shared machine's speed drifts by ten per cent from one
+minute to the next. Needs redis-server and bubblewrap; everything started is
+stopped at the end, on Ctrl-C or SIGTERM too.
+
+Full runs, on a quiet machine:
+
+    .venv/bin/python bench/throughput.py --database sqlite --workers 1 2 4 --rounds 3
+    .venv/bin/python bench/throughput.py --database postgresql --workers 1 2 4 --rounds 3
+
+(400 matches a run, the default).
+A small check: `.venv/bin/python bench/throughput.py --database postgresql --matches 20 --rounds 1`.
 """
 
 from __future__ import annotations
@@ -18,12 +30,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from flask import Flask
 from sqlalchemy import func, select
 
+from bench.stack import DATABASES, databases, stop_cleanly_on_sigterm
 from ladder import create_app
 from ladder.cli.db import upgrade
 from ladder.cli.processes import free_port, start_redis, stop, worker_command
@@ -33,10 +49,18 @@ from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
 from workers.staging import house_file
 
+READY_S = 120  # for every worker to answer a ping (imports, sandbox probe)
+DONE_S = 600  # for all the matches, before the run is called stuck
 
-def prepare(var: Path, redis_url: str):
+
+@dataclass
+class Run:
+    rate: float  # matches per minute
+    cores_busy: float  # the machine's cores in use on average while the matches ran
+
+
+def prepare(url: str, var: Path, redis_url: str) -> tuple[Flask, list[int]]:
     """A migrated database with four active Manila bots; returns the app and their ids."""
-    url = f"sqlite:///{var / 'ladder.sqlite3'}"
     upgrade(url)
     app = create_app(
         {
@@ -60,82 +84,142 @@ def prepare(var: Path, redis_url: str):
             .join(Bot, BotVersion.bot_id == Bot.id)
             .where(Bot.game == "manila", BotVersion.state == "active")
         ).all()
-    return app, ids[:4]
+    return app, list(ids[:4])
 
 
-def one_run(workers: int, count: int) -> float:
-    """Matches per minute with `workers` worker processes."""
+def cpu_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all cores since boot, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    total = sum(fields[:8])  # guest time is already inside user
+    return total - idle, total
+
+
+def wait_for_workers(app: Flask, workers: int, var: Path) -> None:
+    """Return once `workers` workers answer a ping, so the clock starts with all of them."""
+    control = app.extensions["celery"].control
+    deadline = time.monotonic() + READY_S
+    while len(control.ping(timeout=1.0)) < workers:
+        if time.monotonic() > deadline:
+            tail = (var / "worker0.log").read_text(errors="replace")[-2000:]
+            raise SystemExit(f"not all {workers} workers answered in {READY_S} s; worker0:\n{tail}")
+
+
+def one_run(workers: int, count: int, url: str) -> Run:
+    """Matches per minute with `workers` worker processes, on the fresh database at `url`."""
     with tempfile.TemporaryDirectory() as tmp:
         var = Path(tmp)
         procs: dict[str, subprocess.Popen] = {}
+        app = None
         port = free_port(0)
         procs["redis"] = start_redis(var, port)
         redis_url = f"redis://127.0.0.1:{port}/0"
         env = {**os.environ, "LADDER_VAR": str(var), "REDIS_URL": redis_url, "SECRET_KEY": "bench"}
-        env["LADDER_IN_FLIGHT"] = "0"
+        env.update(DATABASE_URL=url, LADDER_IN_FLIGHT="0")
         try:
-            app, ids = prepare(var, redis_url)
+            app, ids = prepare(url, var, redis_url)
             for i in range(workers):
                 command = [*worker_command(1), "--hostname", f"bench{i}@%h"]
                 out = (var / f"worker{i}.log").open("wb")
                 procs[f"worker{i}"] = subprocess.Popen(
                     command, env=env, stdout=out, stderr=out, start_new_session=True
                 )
-            time.sleep(4)  # let the workers connect before the clock starts
+            wait_for_workers(app, workers, var)
             with app.app_context():
                 quiet = {**app.config, "DISPATCH": None}
                 queued = [
                     matches.create_match(db.session, quiet, "manila", ids, ranked=True, seed=n).id
                     for n in range(count)
                 ]
-                start = time.monotonic()  # from the first task sent to the last match recorded
+                start, ticks = time.monotonic(), cpu_ticks()  # first task sent to last recorded
                 for match_id in queued:
                     app.config["DISPATCH"]("match", match_id)
-                while True:
-                    db.session.expire_all()
-                    done = db.session.scalar(
-                        select(func.count(Match.id)).where(Match.state.in_(("finished", "failed")))
-                    )
-                    if done >= count:
-                        break
-                    if time.monotonic() - start > 600:
-                        tail = (var / "worker0.log").read_text()[-2000:]
-                        raise SystemExit(
-                            f"only {done} of {count} matches done; worker0 says:\n{tail}"
-                        )
-                    time.sleep(0.25)
+                wait_until_done(count, start, var)
                 elapsed = time.monotonic() - start
+                busy = [b - a for a, b in zip(ticks, cpu_ticks(), strict=True)]
                 failed = db.session.scalar(
                     select(func.count(Match.id)).where(Match.state == "failed")
                 )
             if failed:
                 print(f"  warning: {failed} matches failed", file=sys.stderr)
-            return count / elapsed * 60
+            cores = os.cpu_count() or 1
+            return Run(count / elapsed * 60, cores * busy[0] / max(1, busy[1]))
         finally:
             stop(procs)
+            if app is not None:  # close its pool before the database goes
+                with app.app_context():
+                    db.engine.dispose()
+
+
+def wait_until_done(count: int, start: float, var: Path) -> None:
+    """Poll until `count` matches are finished or failed (inside the app's context)."""
+    while True:
+        db.session.expire_all()
+        done = db.session.scalar(
+            select(func.count(Match.id)).where(Match.state.in_(("finished", "failed")))
+        )
+        db.session.commit()  # end the read: PostgreSQL would hold its snapshot open
+        if done >= count:
+            return
+        if time.monotonic() - start > DONE_S:
+            tail = (var / "worker0.log").read_text(errors="replace")[-2000:]
+            raise SystemExit(f"only {done} of {count} matches done; worker0 says:\n{tail}")
+        time.sleep(0.25)
+
+
+def measure(args: argparse.Namespace, new_database: Callable[[str], str]) -> dict[int, list[Run]]:
+    """Every worker count once per round, in turn (the machine's speed drifts)."""
+    runs: dict[int, list[Run]] = {workers: [] for workers in args.workers}
+    for round_ in range(args.rounds):
+        for workers in args.workers:
+            url = new_database(f"run{round_}w{workers}")
+            run = one_run(workers, args.matches, url)
+            runs[workers].append(run)
+            print(
+                f"{workers} worker(s): {run.rate:.0f} matches/minute, {run.cores_busy:.2f} cores"
+                f" busy ({args.matches} matches, {args.database})"
+            )
+    return runs
+
+
+def summarise(runs: dict[int, list[Run]], database: str) -> None:
+    """Medians per worker count, the gain from each step, and how full the cores were."""
+    cores = os.cpu_count() or 1
+    print(f"{database}, {cores} cores:")
+    previous: tuple[int, float] | None = None
+    for workers, found in sorted(runs.items()):
+        rate = statistics.median(r.rate for r in found)
+        busy = statistics.median(r.cores_busy for r in found)
+        spread = ", ".join(f"{r.rate:.0f}" for r in found)
+        step = ""
+        if previous is not None:
+            step = f"  x{rate / previous[1]:.2f} over {previous[0]} worker(s)"
+        print(
+            f"  median, {workers} worker(s): {rate:.0f} matches/minute, {busy:.2f} of {cores}"
+            f" cores busy (runs: {spread}){step}"
+        )
+        previous = (workers, rate)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
     parser.add_argument("--matches", type=int, default=400)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--rounds", type=int, default=3, help="runs of each, interleaved")
     args = parser.parse_args()
-    runs: dict[int, list[float]] = {workers: [] for workers in args.workers}
-    for _ in range(args.rounds):  # interleaved: the machine's speed drifts
-        for workers in args.workers:
-            rate = one_run(workers, args.matches)
-            runs[workers].append(rate)
-            print(f"{workers} worker(s): {rate:.0f} matches/minute ({args.matches} matches)")
-    rates = {workers: statistics.median(found) for workers, found in runs.items()}
-    for workers, rate in rates.items():
-        spread = ", ".join(f"{r:.0f}" for r in runs[workers])
-        print(f"median, {workers} worker(s): {rate:.0f} matches/minute (runs: {spread})")
-    if 1 in rates:
-        for workers, rate in rates.items():
-            if workers != 1:
-                print(f"{workers} workers / 1 worker: {rate / rates[1]:.2f}x (medians)")
+    stop_cleanly_on_sigterm()
+    with (
+        tempfile.TemporaryDirectory(prefix="tradewinds-bench-") as tmp,
+        databases(args.database, Path(tmp)) as new_database,
+    ):
+        runs = measure(args, new_database)
+    summarise(runs, args.database)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the `finally`s have stopped everything by now
+        sys.exit("interrupted")

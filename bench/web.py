@@ -1,191 +1,61 @@
-"""Web speed: leaderboard and bot page render times under gunicorn, on a large ladder.
+"""Web speed: leaderboard and bot page times under gunicorn, on a large ladder.
 
-Run by hand: `.venv/bin/python bench/web.py [--bots 2000] [--matches 100000] [--requests 200]`.
-Builds a fresh SQLite database (through Alembic) in a temporary directory, fills it
-with synthetic users, bots, matches, seats and rating history, starts gunicorn on a
-free local port, and prints the median and 90th percentile of the time to fetch
-(connect, render, read) the leaderboard page and random bot pages.
+Builds a fresh database through Alembic (a SQLite file, or a private PostgreSQL
+cluster on a Unix socket), fills it with synthetic users, bots, matches, seats
+and rating history (bench/synthetic.py), starts gunicorn on a free loopback
+port, then measures in two phases:
+
+1. one request at a time (`--requests` per page): median, p90 and p95 of the
+   time to fetch (connect, render, read) each kind of page;
+2. a bounded load (`--readers` concurrent readers for `--seconds`, threads on
+   loopback, half the leaderboard, half random bot pages): per page median,
+   p95, requests per second and errors. `--readers 0` skips it.
+
+Everything started (PostgreSQL, gunicorn) is stopped at the end, on Ctrl-C too.
+Full runs, on a quiet machine (two cores, gunicorn's two workers):
+
+    .venv/bin/python bench/web.py --database sqlite --readers 8 --seconds 60
+    .venv/bin/python bench/web.py --database postgresql --readers 8 --seconds 60
+
+(defaults: 2,000 bots, 100,000 matches, 200 requests per page). A small check:
+`.venv/bin/python bench/web.py --database postgresql --matches 2000 --requests 20 --seconds 5`.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import insert
-
 import engine
+from bench.readers import MAX_READERS, MAX_SECONDS, fetch_ok_ms, load
+from bench.stack import DATABASES, databases, percentile, stop_cleanly_on_sigterm
+from bench.synthetic import fill
 from ladder.cli.db import upgrade
-from ladder.extensions import make_engine
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
-from ladder.ranking import ratings
-
-BATCH = 20_000
+from ladder.cli.processes import free_port, stop
 
 
-def fill(url: str, game: str, bots: int, matches: int, seed: int) -> None:
-    """Synthetic ladder: `bots` active bots owned by bots/10 users, `matches` rated matches."""
-    rng = random.Random(seed)
-    spec = engine.get_game(game)
-    start = datetime(2026, 1, 1)
-    users = max(1, bots // 10)
-    eng = make_engine(url)
-    with eng.begin() as conn:
-        conn.execute(
-            insert(User),
-            [
-                {"id": u, "username": f"user{u}", "password_hash": "x", "created_at": start}
-                for u in range(1, users + 1)
-            ],
-        )
-        conn.execute(
-            insert(Bot),
-            [
-                {
-                    "id": b,
-                    "owner_id": 1 + b % users,
-                    "game": game,
-                    "name": f"bot{b}",
-                    "created_at": start,
-                }
-                for b in range(1, bots + 1)
-            ],
-        )
-        conn.execute(
-            insert(BotVersion),
-            [
-                {
-                    "id": b,
-                    "bot_id": b,
-                    "number": 1,
-                    "uploaded_by_id": 1 + b % users,
-                    "filename": "bot.py",
-                    "kind": "py",
-                    "size": 100,
-                    "sha256": "0" * 64,
-                    "path": f"{b}/v1.py",
-                    "state": "active",
-                    "validation_log": "",
-                    "created_at": start,
-                }
-                for b in range(1, bots + 1)
-            ],
-        )
-    strength = {b: rng.gauss(25, 5) for b in range(1, bots + 1)}
-    games = dict.fromkeys(strength, 0)
-    match_rows, seat_rows, history_rows = [], [], []
-    seat_id = 0
-    for m in range(1, matches + 1):
-        when = start + timedelta(seconds=30 * m)
-        players = rng.randint(spec.min_players, spec.max_players)
-        table = rng.sample(range(1, bots + 1), players)
-        order = sorted(table, key=lambda b: strength[b] + rng.gauss(0, 5), reverse=True)
-        match_rows.append(
-            {
-                "id": m,
-                "game": game,
-                "seed": m,
-                "players": players,
-                "options": {},
-                "ranked": True,
-                "state": "finished",
-                "created_at": when,
-                "started_at": when,
-                "finished_at": when,
-                "replay_path": f"{game}/{m // 1000}/{m}.json.gz",
-                "engine_version": spec.version,
-            }
-        )
-        for seat, b in enumerate(table):
-            seat_id += 1
-            games[b] += 1
-            rank = order.index(b) + 1
-            sigma = max(1.0, ratings.SIGMA * 0.97 ** games[b])
-            mu = 25 + (strength[b] - 25) * (1 - sigma / ratings.SIGMA) + rng.gauss(0, 0.3)
-            seat_rows.append(
-                {
-                    "id": seat_id,
-                    "match_id": m,
-                    "seat": seat,
-                    "version_id": b,
-                    "status": "ok",
-                    "rank": rank,
-                    "score": float(10 * (players - rank)),
-                    "error": None,
-                    "stderr": "",
-                    "mu_before": mu,
-                    "sigma_before": sigma,
-                    "mu_after": mu,
-                    "sigma_after": sigma,
-                }
-            )
-            history_rows.append(
-                {
-                    "version_id": b,
-                    "match_id": m,
-                    "mu": mu,
-                    "sigma": sigma,
-                    "skill": ratings.conservative(mu, sigma),
-                    "recorded_at": when,
-                }
-            )
-        if len(match_rows) >= BATCH or m == matches:
-            with eng.begin() as conn:
-                conn.execute(insert(Match), match_rows)
-                conn.execute(insert(MatchSeat), seat_rows)
-                conn.execute(insert(RatingHistory), history_rows)
-            match_rows, seat_rows, history_rows = [], [], []
-    last = start + timedelta(seconds=30 * matches)
-    with eng.begin() as conn:
-        rows = []
-        for b in range(1, bots + 1):
-            sigma = max(1.0, ratings.SIGMA * 0.97 ** games[b])
-            mu = 25 + (strength[b] - 25) * (1 - sigma / ratings.SIGMA)
-            rows.append(
-                {
-                    "version_id": b,
-                    "game": game,
-                    "mu": mu,
-                    "sigma": sigma,
-                    "skill": ratings.conservative(mu, sigma),
-                    "games": games[b],
-                    "last_played_at": last,
-                }
-            )
-        conn.execute(insert(Rating), rows)
-        conn.exec_driver_sql("ANALYZE")
-    eng.dispose()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def fetch_ms(port: int, path: str) -> float:
-    """Milliseconds to connect, send a GET and read the whole 200 response."""
-    began = time.perf_counter()
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", path)
-    response = conn.getresponse()
-    response.read()
-    conn.close()
-    if response.status != 200:
-        raise RuntimeError(f"GET {path} answered {response.status}")
-    return (time.perf_counter() - began) * 1000
+def start_gunicorn(url: str, var: str, workers: int) -> tuple[subprocess.Popen, int]:
+    """gunicorn serving the ladder on a free loopback port; returns it and the port."""
+    port = free_port(0)
+    env = dict(os.environ, DATABASE_URL=url, LADDER_VAR=var, SECRET_KEY="bench")
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "--workers", str(workers),
+        "--bind", f"127.0.0.1:{port}",
+        "--log-level", "warning",
+        "ladder:create_app()",
+    ]  # fmt: skip
+    # Its own process group, so `stop` ends the master and its workers together.
+    return subprocess.Popen(command, env=env, start_new_session=True), port
 
 
 def wait_ready(port: int, server: subprocess.Popen) -> None:
@@ -193,7 +63,7 @@ def wait_ready(port: int, server: subprocess.Popen) -> None:
         if server.poll() is not None:
             raise RuntimeError("gunicorn exited early")
         try:
-            fetch_ms(port, "/api/v1/games")
+            fetch_ok_ms(port, "/api/v1/games")
             return
         except (OSError, RuntimeError):
             time.sleep(0.1)
@@ -201,88 +71,104 @@ def wait_ready(port: int, server: subprocess.Popen) -> None:
 
 
 def report(label: str, times: list[float]) -> None:
-    times = sorted(times)
-    p90 = times[int(len(times) * 0.9) - 1]
     print(
-        f"{label:<26} median {statistics.median(times):6.1f} ms  p90 {p90:6.1f} ms  n={len(times)}"
+        f"{label:<26} median {statistics.median(times):6.1f} ms"
+        f"  p90 {percentile(times, 0.90):6.1f} ms  p95 {percentile(times, 0.95):6.1f} ms"
+        f"  n={len(times)}"
     )
+
+
+def one_at_a_time(port: int, game: str, args: argparse.Namespace) -> None:
+    """Phase 1: each kind of page, one request after another."""
+    rng = random.Random(args.seed)
+    pages = {
+        "leaderboard page 1": lambda: f"/leaderboard/{game}",
+        "leaderboard page 20": lambda: f"/leaderboard/{game}?page=20",
+        "bot page (random bot)": lambda: f"/bots/{rng.randint(1, args.bots)}",
+        "match page (random)": lambda: f"/matches/{rng.randint(1, args.matches)}",
+        "API leaderboard": lambda: f"/api/v1/games/{game}/leaderboard",
+    }
+    for label, path in pages.items():
+        report(label, [fetch_ok_ms(port, path()) for _ in range(args.requests)])
+
+
+def under_load(port: int, game: str, args: argparse.Namespace) -> None:
+    """Phase 2: `--readers` at once for `--seconds`, leaderboard and random bot pages."""
+
+    def choose(rng: random.Random) -> tuple[str, str]:
+        if rng.random() < 0.5:
+            return "leaderboard", f"/leaderboard/{game}"
+        return "bot page", f"/bots/{rng.randint(1, args.bots)}"
+
+    pages, wall = load(port, choose, args.readers, args.seconds, args.seed)
+    print(f"{args.readers} concurrent readers for {wall:.1f} s:")
+    total = 0
+    for label in ("leaderboard", "bot page"):
+        page = pages.get(label)
+        times = page.times_ms if page else []
+        errors = sum(page.errors.values()) if page else 0
+        total += len(times) + errors
+        figures = (
+            f"median {statistics.median(times):6.1f} ms  p95 {percentile(times, 0.95):6.1f} ms"
+            if times
+            else "no answer"
+        )
+        detail = f" ({', '.join(f'{k}: {n}' for k, n in page.errors.items())})" if errors else ""
+        print(
+            f"  {label:<12} {figures}  {len(times) / wall:6.1f} req/s"
+            f"  n={len(times)}  errors={errors}{detail}"
+        )
+    print(f"  all pages    {total / wall:6.1f} req/s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
     parser.add_argument("--bots", type=int, default=2000)
     parser.add_argument("--matches", type=int, default=100_000)
-    parser.add_argument("--requests", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--requests", type=int, default=200, help="per page, one at a time")
+    parser.add_argument("--readers", type=int, default=8, help=f"concurrent, 0 to {MAX_READERS}")
+    parser.add_argument("--seconds", type=float, default=60, help=f"of load, at most {MAX_SECONDS}")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--game", default=None, help="default: the first registered game")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if not 0 <= args.readers <= MAX_READERS or not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--readers must be 0 to {MAX_READERS}, --seconds above 0 to {MAX_SECONDS}")
     names = engine.game_names()
     if not names:
         sys.exit("no game is registered")
     game = args.game or names[0]
+    stop_cleanly_on_sigterm()
 
-    with tempfile.TemporaryDirectory(prefix="tradewinds-bench-") as tmp:
-        url = f"sqlite:///{Path(tmp) / 'ladder.sqlite3'}"
+    with (
+        tempfile.TemporaryDirectory(prefix="tradewinds-bench-") as tmp,
+        databases(args.database, Path(tmp)) as new_database,
+    ):
+        url = new_database("ladder")
         began = time.perf_counter()
         upgrade(url)
         fill(url, game, args.bots, args.matches, args.seed)
         print(
-            f"{game}: {args.bots:,} bots, {args.matches:,} matches filled in "
-            f"{time.perf_counter() - began:.1f} s"
+            f"{game} on {args.database}: {args.bots:,} bots, {args.matches:,} matches"
+            f" filled in {time.perf_counter() - began:.1f} s"
         )
-        port = free_port()
-        env = dict(os.environ, DATABASE_URL=url, LADDER_VAR=tmp, SECRET_KEY="bench")
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        server = subprocess.Popen(
-            [
-                str(gunicorn),
-                "--workers",
-                str(args.workers),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "warning",
-                "ladder:create_app()",
-            ],
-            env=env,
-        )
+        server, port = start_gunicorn(url, tmp, args.workers)
         try:
             wait_ready(port, server)
-            rng = random.Random(args.seed)
-            for path in (f"/leaderboard/{game}", "/bots/1"):  # warm both workers
-                for _ in range(4):
-                    fetch_ms(port, path)
-            report(
-                "leaderboard page 1",
-                [fetch_ms(port, f"/leaderboard/{game}") for _ in range(args.requests)],
-            )
-            report(
-                "leaderboard page 20",
-                [fetch_ms(port, f"/leaderboard/{game}?page=20") for _ in range(args.requests)],
-            )
-            report(
-                "bot page (random bot)",
-                [
-                    fetch_ms(port, f"/bots/{rng.randint(1, args.bots)}")
-                    for _ in range(args.requests)
-                ],
-            )
-            report(
-                "match page (random)",
-                [
-                    fetch_ms(port, f"/matches/{rng.randint(1, args.matches)}")
-                    for _ in range(args.requests)
-                ],
-            )
-            report(
-                "API leaderboard",
-                [fetch_ms(port, f"/api/v1/games/{game}/leaderboard") for _ in range(args.requests)],
-            )
+            for path in (f"/leaderboard/{game}", "/bots/1"):  # warm every worker
+                for _ in range(2 * args.workers):
+                    fetch_ok_ms(port, path)
+            if args.requests:
+                one_at_a_time(port, game, args)
+            if args.readers:
+                under_load(port, game, args)
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            stop({"web": server})  # before the database goes: no pool left connected
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the `finally`s have stopped everything by now
+        sys.exit("interrupted")
