@@ -9,7 +9,9 @@ port, then measures in two phases:
    time to fetch (connect, render, read) each kind of page;
 2. a bounded load (`--readers` concurrent readers for `--seconds`, threads on
    loopback, half the leaderboard, half random bot pages): per page median,
-   p95, requests per second and errors. `--readers 0` skips it.
+   p95, requests per second and errors. `--readers 0` skips it. The readers
+   share the machine's cores with gunicorn and the database, so keep them few
+   (8 readers keep four requests queued per gunicorn worker of two).
 
 Everything started (PostgreSQL, gunicorn) is stopped at the end, on Ctrl-C too.
 Full runs, on a quiet machine (two cores, gunicorn's two workers):
