@@ -1,15 +1,20 @@
 """A worker host's own copies of bot files, by content hash, in a bounded folder.
 
 The ladder hands a worker each seat's sha256 and a way to fetch the bytes (from
-the artifact store); the cache returns a local path, fetching only on a miss, so
-a bot that plays thousands of matches crosses the network once per host.
+the artifact store); the cache lends a local path, fetching only on a miss, so a
+bot that plays thousands of matches crosses the network once per host.
 
-Several worker processes share one folder. A file appears by rename (nobody sees
-half of one); a miss is fetched under an exclusive `flock`, re-checked inside it,
-so one process fetches while the others wait and then find the file; eviction
-runs under the same lock. A file's modification time is its last use (set from
-the clock on every hit), and past `max_bytes` the least recently used go first,
-never the file just asked for. Fetched bytes must hash to the sha256 asked for.
+Several worker processes share one folder:
+- a file appears by rename, so nobody sees half of one;
+- a miss is fetched under the folder's exclusive `flock`, re-checked inside it,
+  so one process fetches while the others wait and then find the file;
+- a file lent out (`hold`) carries a shared `flock` until it is given back, and
+  eviction, under the folder lock, skips every file it cannot lock exclusively:
+  a bot is never removed between being found and being staged. So the bound is
+  kept except while more than it is in use at once.
+A file's modification time is its last use (set from the clock on every hold),
+and past `max_bytes` the least recently used go first. Fetched bytes must hash to
+the sha256 asked for.
 """
 
 from __future__ import annotations
@@ -41,8 +46,10 @@ class BotCache:
         self.folder = Path(folder)
         self.max_bytes = max_bytes
 
-    def path(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Path:
-        """The local file holding the bot with this hash, fetching it on a miss.
+    @contextlib.contextmanager
+    def hold(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Iterator[Path]:
+        """Lend the local file of the bot with this hash, fetching it on a miss; it stays
+        (no eviction) until the block ends.
 
         A ValueError if the hash or kind is malformed or the fetched bytes do not
         match; whatever `fetch` raises passes through (nothing is kept then).
@@ -52,11 +59,26 @@ class BotCache:
         if kind not in KINDS:
             raise ValueError(f"a bot file is .py or .zip, not {kind!r}")
         target = self.folder / f"{sha256}.{kind}"
-        if _touch(target):
-            return target
+        fd = _open_shared(target)
+        if fd is None:
+            fd = self._fetch(target, sha256, fetch)
+        try:
+            yield target
+        finally:
+            os.close(fd)  # closing gives the shared lock back
+
+    def path(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Path:
+        """Like `hold`, but gives the file back at once: it may be evicted afterwards.
+        (Interim: callers move to `hold`.)"""
+        with self.hold(sha256, kind, fetch) as path:
+            return path
+
+    def _fetch(self, target: Path, sha256: str, fetch: Callable[[], bytes]) -> int:
+        """A miss: under the folder lock, fetch, check, write, evict; the held descriptor."""
         with self._locked():
-            if _touch(target):  # another process fetched it while we waited
-                return target
+            fd = _open_shared(target)  # another process may have fetched it meanwhile
+            if fd is not None:
+                return fd
             data = fetch()
             found = hashlib.sha256(data).hexdigest()
             if found != sha256:
@@ -65,9 +87,15 @@ class BotCache:
                     " the stored copy is damaged"
                 )
             _write_atomic(target, data)
-            _touch(target)
-            self._evict(keep=target)
-        return target
+            fd = _open_shared(target)  # nobody evicts while we hold the folder lock
+            if fd is None:
+                raise FileNotFoundError(f"{target} vanished as it was written")
+            try:
+                self._evict()
+            except BaseException:
+                os.close(fd)
+                raise
+            return fd
 
     def usage(self) -> int:
         """Bytes the cached files take now."""
@@ -98,31 +126,57 @@ class BotCache:
                 _drop_if_stale(Path(entry.path))
         return sorted(entries, key=lambda e: (e[0], e[1].name))
 
-    def _evict(self, keep: Path) -> None:
-        """Remove least recently used files until the rest fit in max_bytes (under the lock)."""
+    def _evict(self) -> None:
+        """Remove least recently used files, skipping those lent out, until the rest fit
+        in max_bytes (called under the folder lock)."""
         entries = self._entries()
         total = sum(size for _, _, size in entries)
         for _, path, size in entries:
             if total <= self.max_bytes:
                 break
-            if path == keep:
-                continue
-            path.unlink(missing_ok=True)
-            total -= size
+            if _remove_unless_held(path):
+                total -= size
 
 
-def _touch(path: Path) -> bool:
-    """Mark a cached file used now; False if there is no such file.
-
-    The time is set from the clock in nanoseconds rather than left to the file
-    system, whose timestamps may be coarser than the gap between two uses.
-    """
-    now = time.time_ns()
+def _open_shared(path: Path) -> int | None:
+    """A descriptor of `path` under a shared lock, its use time set to now; None if there
+    is no such file (or it was evicted between our open and our lock)."""
     try:
-        os.utime(path, ns=(now, now))
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
-        return False
-    return True
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        if os.stat(path).st_ino != os.fstat(fd).st_ino:
+            raise FileNotFoundError(path)
+        # Set from the clock in nanoseconds rather than left to the file system, whose
+        # timestamps may be coarser than the gap between two uses.
+        now = time.time_ns()
+        os.utime(fd, ns=(now, now))
+    except FileNotFoundError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _remove_unless_held(path: Path) -> bool:
+    """Unlink `path` unless a process holds it; True if it is gone now."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False  # lent out: it stays
+    else:
+        path.unlink(missing_ok=True)
+        return True
+    finally:
+        os.close(fd)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
