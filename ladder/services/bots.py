@@ -181,8 +181,9 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
 def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> BotVersion:
     """Store a validation's verdict; a passing version replaces the bot's active one.
 
-    The replaced version is retired and keeps its rating history; the new one
-    starts a fresh rating.
+    The replaced version is retired and keeps its rating history. The new one
+    starts from its predecessor's skill (the latest earlier version with a
+    rating): the same μ, σ widened (`ratings.successor`), and no games of its own.
     """
     version = get_version(session, version_id)
     if version.state not in (VersionState.PENDING, VersionState.VALIDATING):
@@ -205,20 +206,27 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
         version.state = VersionState.RETIRED
         session.commit()
         return version
+    predecessor = session.execute(
+        select(Rating.mu, Rating.sigma)
+        .join(BotVersion, BotVersion.id == Rating.version_id)
+        .where(BotVersion.bot_id == version.bot_id, BotVersion.number < version.number)
+        .order_by(BotVersion.number.desc())
+        .limit(1)
+    ).one_or_none()
     session.execute(
         update(BotVersion)
         .where(BotVersion.bot_id == version.bot_id, BotVersion.state == VersionState.ACTIVE)
         .values(state=VersionState.RETIRED)
     )
     version.state = VersionState.ACTIVE
-    fresh = ratings.Skill()
+    start = ratings.successor(ratings.Skill(*predecessor) if predecessor else None)
     session.add(
         Rating(
             version_id=version.id,
             game=version.bot.game,
-            mu=fresh.mu,
-            sigma=fresh.sigma,
-            skill=fresh.conservative,
+            mu=start.mu,
+            sigma=start.sigma,
+            skill=start.conservative,
             games=0,
         )
     )

@@ -205,6 +205,9 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
                 "kind": version.kind,
                 "sha256": version.sha256,
                 "key": version.file_key,
+                "name": version.bot.name,
+                "owner": version.bot.owner.username,
+                "version": version.number,
             }
         )
     return {

@@ -71,22 +71,50 @@ def describe(exc: BaseException) -> str:
 
 
 # -- validation ---------------------------------------------------------------------
-def validation_job(version: BotVersion, config: Mapping) -> dict:
-    """A short match: the new version in seat 0, house `random` bots in the others."""
-    game = engine.get_game(version.bot.game)
-    house = house_file(version.bot.game, "random")
-    seats = [
-        {
-            "seat": 0,
-            "label": version.label,
-            "kind": version.kind,
-            "sha256": version.sha256,
-            "key": version.file_key,
-        }
-    ]
-    for i in range(1, game.min_players):
-        seats.append({"seat": i, "label": f"{version.bot.game}/random", "path": str(house)})
-    return {"game": version.bot.game, "seed": version.id, "options": {}, "seats": seats}
+def seat_info(version: BotVersion) -> dict:
+    """Who a stored version is, as the other seats' `setup(info)["seats"]` shows it."""
+    bot = version.bot
+    return {"name": bot.name, "owner": bot.owner.username, "version": version.number}
+
+
+def validation_plan(game_name: str) -> list[tuple[int, int]]:
+    """(players, the new bot's seat) of each validation match.
+
+    The smallest table with the bot in its last seat, then the largest with the
+    bot in a middle seat: a bot that breaks only with five players, or only
+    away from seat 0, is caught before it reaches the ladder.
+    """
+    game = engine.get_game(game_name)
+    plan = [(game.min_players, game.min_players - 1)]
+    if game.max_players != game.min_players:
+        plan.append((game.max_players, max(1, (game.max_players - 1) // 2)))
+    return plan
+
+
+def validation_jobs(version: BotVersion) -> list[tuple[int, dict]]:
+    """(the new bot's seat, job) for each validation match, against house `random` bots."""
+    game = version.bot.game
+    house = str(house_file(game, "random"))
+    jobs = []
+    for n, (players, mine) in enumerate(validation_plan(game)):
+        seats = []
+        for i in range(players):
+            if i == mine:
+                seats.append(
+                    {
+                        "seat": i,
+                        "label": version.label,
+                        "kind": version.kind,
+                        "sha256": version.sha256,
+                        "key": version.file_key,
+                        **seat_info(version),
+                    }
+                )
+            else:
+                seats.append({"seat": i, "label": f"{game}/random", "path": house})
+        job = {"game": game, "seed": version.id * 10 + n, "options": {}, "seats": seats}
+        jobs.append((mine, job))
+    return jobs
 
 
 def with_local_files(session: Session, config: Mapping, job: dict) -> dict:
@@ -107,23 +135,33 @@ def with_local_files(session: Session, config: Mapping, job: dict) -> dict:
     return {**job, "seats": seats}
 
 
-def validation_log(outcome: dict) -> tuple[bool, str]:
-    """Did seat 0 play the whole match cleanly, and the log its owner reads."""
-    status = outcome["statuses"][0]
-    lines = [
-        f"Validation match: {outcome['game']}, {outcome['players']} players,"
-        f" seed {outcome['seed']}, against house random bots.",
-        f"Your bot: {status}, rank {outcome['ranks'][0]}, score {outcome['scores'][0]}.",
-    ]
-    if outcome["errors"][0]:
-        lines.append(f"Fault: {outcome['errors'][0]}")
-    stderr = (outcome["stderr"][0] or "").strip()
-    lines.append("Its stderr (tail):" if stderr else "It wrote nothing to stderr.")
-    if stderr:
-        lines.append(stderr)
-    verdict = "passed: the bot is on the ladder" if status == "ok" else "failed"
+def validation_log(results: list[tuple[int, dict]], planned: int) -> tuple[bool, str]:
+    """Did the bot play every validation match cleanly, and the log its owner reads.
+
+    `results` holds (the bot's seat, outcome) of the matches played, in order; the
+    matches after the first failure are not played (`planned` counts them all).
+    """
+    lines = []
+    for n, (seat, outcome) in enumerate(results, start=1):
+        status = outcome["statuses"][seat]
+        lines += [
+            f"Validation match {n} of {planned}: {outcome['game']}, {outcome['players']} players,"
+            f" seed {outcome['seed']}, your bot in seat {seat} against house random bots.",
+            f"Your bot: {status}, rank {outcome['ranks'][seat]}, score {outcome['scores'][seat]}.",
+        ]
+        if outcome["errors"][seat]:
+            lines.append(f"Fault: {outcome['errors'][seat]}")
+        stderr = (outcome["stderr"][seat] or "").strip()
+        lines.append("Its stderr (tail):" if stderr else "It wrote nothing to stderr.")
+        if stderr:
+            lines.append(stderr)
+        lines.append("")
+    ok = len(results) == planned and all(o["statuses"][seat] == "ok" for seat, o in results)
+    if not ok and len(results) < planned:
+        lines.append(f"The other {planned - len(results)} validation match(es) were not played.")
+    verdict = "passed: the bot is on the ladder" if ok else "failed"
     lines.append(f"Validation {verdict}.")
-    return status == "ok", "\n".join(lines)
+    return ok, "\n".join(lines)
 
 
 def not_run_log(reason: str) -> str:
@@ -142,9 +180,15 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
     except Conflict:
         return None  # validated already, or being validated by another worker
     try:
-        job = with_local_files(session, config, validation_job(version, config))
-        outcome = run_job(job, limits(config), _unsafe(config))
-        ok, text = validation_log(outcome)
+        planned = validation_jobs(version)
+        results = []
+        for seat, job in planned:
+            job = with_local_files(session, config, job)
+            outcome = run_job(job, limits(config), _unsafe(config))
+            results.append((seat, outcome))
+            if outcome["statuses"][seat] != "ok":
+                break
+        ok, text = validation_log(results, len(planned))
     except ValueError as exc:  # the stored file cannot be staged: the upload's fault
         return _fail_validation(session, version_id, f"Validation failed: {exc}")
     except SoftTimeLimitExceeded:

@@ -166,15 +166,31 @@ def test_refused_uploads_count_toward_the_hourly_limit(session, config, alice):
     assert 3590 <= limited.value.retry_after <= 3600
 
 
-def test_new_active_version_replaces_old_with_fresh_rating(session, config, alice):
+def test_a_new_version_replaces_the_old_and_starts_from_its_skill(session, config, alice):
     first = make_active_bot(session, config, alice, name="r")
-    session.get(Rating, first.id).mu = 30.0
+    old = session.get(Rating, first.id)
+    old.mu, old.sigma, old.games = 30.0, 1.5, 80
     session.commit()
     second = make_active_bot(session, config, alice, name="r")
     assert second.number == 2 and second.bot_id == first.bot_id
     assert session.get(BotVersion, first.id).state == "retired"
-    assert session.get(Rating, first.id).mu == 30.0
-    assert session.get(Rating, second.id).mu == ratings.MU
+    assert (session.get(Rating, first.id).mu, session.get(Rating, first.id).games) == (30.0, 80)
+    new = session.get(Rating, second.id)
+    assert (new.mu, new.sigma, new.games) == (30.0, ratings.SUCCESSOR_SIGMA, 0)
+    assert new.skill == pytest.approx(30.0 - 3 * ratings.SUCCESSOR_SIGMA)
+    other = make_active_bot(session, config, alice, name="another")
+    assert session.get(Rating, other.id).mu == ratings.MU  # a new bot starts at the default
+
+
+def test_a_version_after_a_failed_one_inherits_from_the_last_rated(session, config, alice):
+    first = make_active_bot(session, config, alice, name="r")
+    session.get(Rating, first.id).mu = 33.0
+    session.commit()
+    broken = bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE + b"# 2\n")
+    bots.finish_validation(session, broken.id, False, "no act")
+    third = make_active_bot(session, config, alice, name="r", source=BOT_SOURCE + b"# v3\n")
+    assert third.number == 3
+    assert session.get(Rating, third.id).mu == 33.0
 
 
 def test_failed_validation_keeps_log_and_no_rating(session, config, alice):

@@ -7,6 +7,7 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 import engine
@@ -139,42 +140,76 @@ def test_release_puts_only_running_work_back(session, config):
     assert work.release_match(session, config, match_id, "test") is None  # queued: nothing to do
 
 
-def outcome(status="ok", error=None, stderr=""):
+def outcome(status="ok", error=None, stderr="", seat=0, players=3):
+    statuses = ["ok"] * players
+    statuses[seat] = status
+    errors, stderrs = [None] * players, [""] * players
+    errors[seat], stderrs[seat] = error, stderr
+    ranks = [1] * players
+    ranks[seat] = 1 if status == "ok" else players
     return {
         "game": "manila",
-        "players": 3,
+        "players": players,
         "seed": 9,
-        "statuses": [status, "ok", "ok"],
-        "ranks": [1 if status == "ok" else 3, 2, 1],
-        "scores": [40, 30, 20],
-        "errors": [error, None, None],
-        "stderr": [stderr, "", ""],
+        "statuses": statuses,
+        "ranks": ranks,
+        "scores": [40] * players,
+        "errors": errors,
+        "stderr": stderrs,
     }
 
 
 def test_validation_log_for_a_passing_bot():
-    ok, text = work.validation_log(outcome(stderr="thinking hard\n"))
+    ok, text = work.validation_log(
+        [(2, outcome(stderr="thinking hard\n", seat=2)), (1, outcome(seat=1, players=5))], 2
+    )
     assert ok
-    assert "manila, 3 players, seed 9" in text and "Your bot: ok" in text
+    assert "match 1 of 2: manila, 3 players, seed 9, your bot in seat 2" in text
+    assert "match 2 of 2: manila, 5 players, seed 9, your bot in seat 1" in text
+    assert "Your bot: ok" in text
     assert "thinking hard" in text and text.endswith("Validation passed: the bot is on the ladder.")
 
 
-def test_validation_log_for_a_crashing_bot_shows_why():
+def test_validation_log_for_a_crashing_bot_shows_why_and_what_was_not_played():
     ok, text = work.validation_log(
-        outcome("crash", "exited with code 1", "Traceback ...\nKeyError: 'phase'")
+        [(2, outcome("crash", "exited with code 1", "Traceback ...\nKeyError: 'phase'", seat=2))],
+        2,
     )
     assert not ok
     assert "Fault: exited with code 1" in text and "KeyError: 'phase'" in text
+    assert "The other 1 validation match(es) were not played." in text
     assert text.endswith("Validation failed.")
 
 
-def test_validation_job_seats_the_new_version_against_house_random_bots(session, config, alice):
+def test_validation_plays_the_smallest_and_largest_table_away_from_seat_0(session, config, alice):
     version = make_active_bot(session, config, alice, name="v", game="toyrace")
-    job = work.validation_job(version, config)
-    assert job["game"] == "toyrace" and job["seed"] == version.id
-    assert (job["seats"][0]["key"], job["seats"][0]["sha256"]) == (version.file_key, version.sha256)
-    assert all(Path(s["path"]).is_file() for s in job["seats"][1:])  # house bots: the package
-    assert len(job["seats"]) == engine.get_game("toyrace").min_players
+    jobs = work.validation_jobs(version)
+    game = engine.get_game("toyrace")
+    assert [(len(job["seats"]), seat) for seat, job in jobs] == [
+        (game.min_players, game.min_players - 1),
+        (game.max_players, 1),
+    ]
+    for seat, job in jobs:
+        assert job["game"] == "toyrace"
+        mine = job["seats"][seat]
+        assert (mine["key"], mine["sha256"]) == (version.file_key, version.sha256)
+        assert (mine["name"], mine["owner"], mine["version"]) == ("v", "alice", version.number)
+        others = [s for s in job["seats"] if s["seat"] != seat]
+        assert all(Path(s["path"]).is_file() for s in others)  # house bots: the package
+    assert len({job["seed"] for _, job in jobs}) == 2
+
+
+@pytest.mark.parametrize(
+    ("game", "plan"),
+    [("manila", [(3, 2), (5, 2)]), ("meuterer", None), ("caravelas", None)],
+)
+def test_every_real_game_validates_at_both_ends_of_its_player_range(game, plan):
+    spec = engine.get_game(game)
+    got = work.validation_plan(game)
+    assert got[0] == (spec.min_players, spec.min_players - 1)
+    assert got[-1][0] == spec.max_players and got[-1][1] >= 1
+    if plan is not None:
+        assert got == plan
 
 
 def test_house_bots_are_seeded_once_for_every_game(session, config):
