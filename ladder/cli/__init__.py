@@ -90,7 +90,7 @@ def beat() -> None:
     from ladder.cli.processes import beat_command
 
     _need_redis()
-    var = settings.VAR
+    var = Path(os.environ.get("LADDER_VAR") or settings.VAR)  # its schedule file goes here
     var.mkdir(parents=True, exist_ok=True)
     command = beat_command(var)
     os.execv(command[0], command)
