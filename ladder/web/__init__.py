@@ -30,12 +30,13 @@ def register(app: Flask) -> None:
     from ladder.web.boards.routes import bp as boards
     from ladder.web.bots.routes import bp as bots
     from ladder.web.matches.routes import bp as matches
+    from ladder.web.pages.routes import bp as pages
     from ladder.web.replays.routes import bp as replays
     from ladder.web.staff.routes import bp as staff
     from ladder.web.tournaments.routes import bp as tournaments
 
     app.url_map.converters["id"] = IdConverter  # before any rule uses it
-    for blueprint in (accounts, boards, bots, matches, replays, staff, tournaments):
+    for blueprint in (accounts, boards, bots, matches, pages, replays, staff, tournaments):
         app.register_blueprint(blueprint)
     api.register(app)
     errors.register(app)

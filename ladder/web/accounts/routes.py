@@ -179,6 +179,8 @@ def tokens():
             _token, plain = accounts.create_token(db.session, current_user, form.name.data)
         except ServiceError as exc:
             form.name.errors.append(str(exc))
+        else:
+            form = TokenForm(formdata=None)  # made: the form is blank for the next one
     mine = db.session.scalars(
         select(ApiToken).where(ApiToken.user_id == current_user.id).order_by(ApiToken.id)
     ).all()

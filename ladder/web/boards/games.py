@@ -1,4 +1,4 @@
-"""What a game page shows: its rules summary, its bot API and an example turn.
+"""What a game page shows: its rules (RULES.md as HTML), its bot API and an example turn.
 
 Read from the engine (pure, so safe to call) and from the starter bot file;
 the starter bot is read as text, never imported.
@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 from flask import abort
+from markupsafe import Markup
 
 import engine
+from ladder.web import markdown
 
 
 def known_game(name: str) -> str:
@@ -22,7 +24,7 @@ def known_game(name: str) -> str:
     return name
 
 
-def rules_text(name: str) -> str | None:
+def rules_path(name: str) -> Path | None:
     """The game's RULES.md, beside its engine package, if there is one."""
     game = engine.get_game(name)
     module = sys.modules.get(game.factory.__module__)
@@ -32,10 +34,16 @@ def rules_text(name: str) -> str | None:
     for folder in (here, here.parent):
         path = folder / "RULES.md"
         if path.is_file():
-            return path.read_text(encoding="utf-8")
+            return path
         if folder.name == name:
             break
     return None
+
+
+def rules_html(name: str) -> Markup | None:
+    """The game's RULES.md as safe HTML under the page's own heading (rendered once a process)."""
+    path = rules_path(name)
+    return None if path is None else markdown.render_file(path, shift=1)
 
 
 def example_turn(name: str) -> dict:

@@ -59,7 +59,7 @@ def game(game: str):
     return render_template(
         "boards/game.html",
         info=games.game_info(game),
-        rules=games.rules_text(game),
+        rules=games.rules_html(game),
         example=games.example_turn(game),
         starter=games.starter_path(current_app.config["STARTER_DIR"], game) is not None,
     )

@@ -1,0 +1,1 @@
+"""Pages that are documents, and the short addresses people guess."""
