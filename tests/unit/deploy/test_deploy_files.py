@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -352,6 +353,7 @@ def test_gunicorn_takes_the_file_and_ladder_web_keeps_bind_and_workers(tmp_path)
 def test_ladder_web_tells_systemd_it_is_ready_once_it_serves(tmp_path):
     """Type=notify: READY=1 comes from the unit's main process, and the site answers."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)  # the sender's pid, as systemd
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(90)
     web_socket = tmp_path / "web.sock"
@@ -370,8 +372,13 @@ def test_ladder_web_tells_systemd_it_is_ready_once_it_serves(tmp_path):
         start_new_session=True,
     )
     try:
-        message, _ = notify.recvfrom(4096)
+        message, ancillary, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(12))
         assert message.startswith(b"READY=1")
+        # NotifyAccess=main (the default): systemd heeds only the pid it started, which
+        # `ladder web` keeps by exec-ing gunicorn.
+        (_, kind, credentials) = ancillary[0]
+        assert kind == socket.SCM_CREDENTIALS
+        assert struct.unpack("iII", credentials)[0] == web.pid
         status, body = unix_get(web_socket, "/")
         assert status == 200 and b"Tradewinds" in body
     finally:
