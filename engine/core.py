@@ -49,6 +49,12 @@ class Rng:
             if r < limit:
                 return r % n
 
+    def copy(self) -> Rng:
+        """An independent generator at the same point of the same sequence."""
+        other = Rng.__new__(Rng)
+        other._x = self._x
+        return other
+
     def die(self, sides: int = 6) -> int:
         """Roll one die: 1..sides."""
         return self.below(sides) + 1
@@ -165,6 +171,43 @@ class State:
         """
         raise NotImplementedError
 
+    def clone(self) -> State:
+        """An independent copy for search: same position, same generator, no deep copy.
+
+        Lists and dicts are copied all the way down (a state is plain data; its
+        tuples hold only numbers and strings, so they are shared). Logged events,
+        history entries and the cached legal list are never edited once made, so
+        the clone shares them and copies only the lists that hold them. The clone
+        and the original then play on independently; equal actions give equal
+        states.
+        """
+        other = object.__new__(type(self))
+        fields = {}
+        for name, value in self.__dict__.items():
+            kind = type(value)
+            if kind is list:
+                value = list(value) if name in _SHARED_ENTRIES else _copy_list(value)
+            elif kind is dict:
+                value = _copy_dict(value)
+            fields[name] = value
+        fields["rng"] = self.rng.copy()
+        other.__dict__.update(fields)
+        return other
+
+    def _as_determinized(self, seed: int, events: list[dict]) -> None:
+        """Hook for a game's `determinize`: a fresh generator, no history, the view's events.
+
+        The generator is seeded from `seed` (the hidden things are drawn from it
+        first, then the future); the log holds the view's events so the seat's
+        next view shows them as the original did.
+        """
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.history = []
+        self.log = [dict(e) for e in events]
+        self._seen = [0] * self.num_players
+        self._legal_cache = None
+
     # -- set-up for tests and tools ---------------------------------------
     def setup_position(self, **fields: Any) -> None:
         """Build a position by hand: replace public fields, then drop what was derived.
@@ -245,6 +288,23 @@ class State:
         }
 
 
+# Lists whose entries are never edited once made: a clone copies the list only.
+_SHARED_ENTRIES = frozenset({"log", "history", "_legal_cache"})
+_NESTED = frozenset({list, dict})
+
+
+def _copy_list(items: list) -> list:
+    return [_copy_any(v) if type(v) in _NESTED else v for v in items]
+
+
+def _copy_dict(items: dict) -> dict:
+    return {k: (_copy_any(v) if type(v) in _NESTED else v) for k, v in items.items()}
+
+
+def _copy_any(value: Any) -> Any:
+    return _copy_list(value) if type(value) is list else _copy_dict(value)
+
+
 def find_legal(legal: list[Action], action: Any) -> int | None:
     """The index of `action` in `legal`, matched exactly: equal values of equal types.
 
@@ -294,6 +354,9 @@ class Game:
     # frames (a map, say), as plain JSON; None when the frames are enough. The same
     # every call, so callers may cache it; games are free of any viewer's code.
     drawing: Callable[[], dict] | None = None
+    # Builds a full state from one seat's view (`determinize`): called with the view,
+    # the seed, the merged options and the seat's legal list (or None).
+    determinizer: Callable[[dict, int, dict, list | None], State] | None = None
 
     def new_game(
         self,
@@ -320,6 +383,13 @@ class Game:
             )
         if not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, not {seed!r}")
+        merged = self.merged_options(options)
+        if version is None or version == self.version:
+            return self.factory(num_players, seed, merged)
+        return self.factory(num_players, seed, merged, version=version)
+
+    def merged_options(self, options: dict | None) -> dict:
+        """The defaults overridden by `options`; rejects an unknown option or a wrong type."""
         merged = dict(self.option_defaults)
         for key, value in (options or {}).items():
             if key not in merged:
@@ -330,9 +400,34 @@ class Game:
                     f"option {key!r} must be {type(merged[key]).__name__}, not {value!r}"
                 )
             merged[key] = value
-        if version is None or version == self.version:
-            return self.factory(num_players, seed, merged)
-        return self.factory(num_players, seed, merged, version=version)
+        return merged
+
+    def determinize(
+        self,
+        view: dict,
+        seed: int,
+        *,
+        options: dict | None = None,
+        legal: list[Action] | None = None,
+    ) -> State:
+        """A full state consistent with one seat's `view`, every hidden thing drawn from `seed`.
+
+        Other hands, face-down shares, unrevealed characters, deck order and the
+        future (a fresh generator) are sampled uniformly among what the view
+        allows; each game's RULES.md says what (section "Determinization"). The
+        state plays the current rules from the view's position, its history is
+        empty and its log holds the view's events, so `record()` does not replay
+        the match. `options` are the match's (a bot's `setup` info has them; a
+        view does not). `legal`, the list the seat was given, settles the few
+        facts a view leaves out; without it they are inferred from the events.
+        """
+        if self.determinizer is None:
+            raise NotImplementedError(f"{self.name} has no determinization")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        if not isinstance(view, dict):
+            raise ValueError(f"a view is a dict, not {type(view).__name__}")
+        return self.determinizer(view, seed, self.merged_options(options), legal)
 
     def version_error(self, version: object) -> str:
         """Why a record of `version` cannot be replayed by this engine."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.caravelas import svg
+from engine.caravelas.determinize import determinize
 from engine.caravelas.state import REPLAYS, CaravelasState
 from engine.core import Game
 
@@ -16,6 +17,7 @@ GAME = Game(
     # caravelas-2 added the round limit, caravelas-3 fixed the player card (RULES.md).
     replays=REPLAYS,
     drawing=svg.drawing,
+    determinizer=determinize,
 )
 
 __all__ = ["GAME", "CaravelasState"]

@@ -4,6 +4,7 @@ Rules and action dicts are documented in RULES.md beside this file.
 """
 
 from engine.core import Game
+from engine.manila.determinize import determinize
 from engine.manila.state import REPLAYS, VERSION, ManilaState
 
 GAME = Game(
@@ -14,6 +15,7 @@ GAME = Game(
     factory=ManilaState,
     option_defaults={"pirate_variant": False, "deal_from_all_shares": False},
     replays=REPLAYS,
+    determinizer=determinize,
 )
 
 __all__ = ["GAME", "ManilaState"]

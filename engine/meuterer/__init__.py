@@ -6,6 +6,7 @@ Rules and rulings: `RULES.md` beside this file; house data: `data.py`.
 from __future__ import annotations
 
 from engine.core import Game
+from engine.meuterer.determinize import determinize
 from engine.meuterer.state import REPLAYS, MeutererState
 
 GAME = Game(
@@ -16,6 +17,7 @@ GAME = Game(
     factory=MeutererState,
     option_defaults={},
     replays=REPLAYS,
+    determinizer=determinize,
 )
 
 __all__ = ["GAME", "MeutererState"]

@@ -1,0 +1,186 @@
+"""A full Manila state from one seat's view, for bots that search.
+
+Everything on the board is public; a seat cannot see which goods the others
+were dealt, nor which of their shares lie face down (mortgaged). Those are
+drawn uniformly: the goods dealt to the others together are known from the open
+supply and the open purchases, so only their split is sampled (a shuffle, as
+the deal was), then for each other seat which of its shares are mortgaged (any
+of them equally, keeping the public count). The position in the voyage's
+schedule (which placement round, whose pirate or pilot turn is next) is rebuilt
+from the view; where the view alone cannot tell, its events or the legal list do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core import Action
+from engine.manila import data as D
+from engine.manila.state import ManilaState
+
+
+def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> ManilaState:
+    """A state of the current rules consistent with `view`, hidden shares drawn from `seed`."""
+    if view.get("game") != "manila":
+        raise ValueError("not a manila view")
+    if view.get("to_move") is None:
+        raise ValueError("the game is over: nothing to determinize")
+    if "bought" not in view:
+        raise ValueError("a manila-1 view: determinize takes views of the current rules")
+    state = ManilaState(view["players"], seed, options)
+    state._as_determinized(seed, view.get("events", []))
+    _board(state, view)
+    _schedule(state, view, legal)
+    _shares(state, view)
+    return state
+
+
+def _board(state: ManilaState, view: dict) -> None:
+    """Copy the public board: money, prices, the auction, boats and spaces."""
+    n = state.num_players
+    state.voyage = view["voyage"]
+    state.harbour_master = view["harbour_master"]
+    state.cash = list(view["cash"])
+    # Money only moves between seats and the bank, so the bank's books follow.
+    state.bank = n * D.START_CASH - sum(state.cash)
+    state.prices = {g: D.PRICE_TRACK.index(view["prices"][g]) for g in D.GOODS}
+    state.supply = {g: view["supply"][g] for g in D.GOODS}
+    state.bought = [list(goods) for goods in view["bought"]]
+    state.phase = view["phase"]
+    state.turn = view["to_move"]
+    state.game_over = False
+    auction = view["auction"]
+    state.auction_active = list(auction["bidding"]) if auction else []
+    state.high_bid = auction["high_bid"] if auction else 0
+    state.high_bidder = auction["high_bidder"] if auction else None
+    boats = view["boats"]
+    state.loaded = [b["good"] for b in boats]
+    state.position = {b["good"]: b["position"] for b in boats if b["position"] is not None}
+    state.crew = {b["good"]: list(b["crew"]) for b in boats}
+    state.boarded = {b["good"]: list(b["boarded"]) for b in boats}
+    state.berth = {b["good"]: b["berth"] for b in boats}
+    state.plundered = [b["good"] for b in boats if b["plundered"]]
+    state.spaces = dict(view["spaces"])
+    state.pirates = list(view["pirates"])
+    state.accomplices = list(view["accomplices"])
+    state.passed = list(view["passed"])
+    state.rolls = view["rolls"]
+    state.dice = dict(view["dice"])
+
+
+def _schedule(state: ManilaState, view: dict, legal: list[Action] | None) -> None:
+    """Where the voyage's schedule stands: its step, the placement round, the queue."""
+    steps, turn, n = state.steps, state.turn, state.num_players
+    state.queue, state.round_order, state.step = [], [], -1
+    phase = state.phase
+    if phase in ("auction", "buy", "load", "start"):
+        return
+    if phase == "place":
+        # Every round asks each seat that has not passed, so the seat on move has
+        # placed once per earlier round (nobody runs out of accomplices earlier).
+        placed = D.ACCOMPLICES[n] - state.accomplices[turn]
+        state.step = [i for i, s in enumerate(steps) if s == "place"][placed]
+        order = [(state.harbour_master + i) % n for i in range(n)]
+        state.round_order = order[order.index(turn) + 1 :]
+    elif phase == "board":
+        state.step = _nth_roll(steps, 2)
+        state.queue = _boarding_queue(state, view)
+    elif phase == "pilot":
+        state.step = steps.index("pilots")
+        state.queue = _pilot_queue(state, view, legal)
+    elif phase == "plunder":
+        state.step = _nth_roll(steps, 3)
+        captain = state.pirates[0]
+        state.queue = [("plunder", captain, g) for g in state.plundered if state.berth[g] is None]
+    else:
+        raise ValueError(f"no decision is taken in phase {phase!r}")
+    if steps[: state.step + 1].count("roll") != state.rolls:
+        raise ValueError("the view's rolls do not match its place in the voyage")
+
+
+def _nth_roll(steps: list[str], k: int) -> int:
+    return [i for i, s in enumerate(steps) if s == "roll"][k - 1]
+
+
+def _boarding_queue(state: ManilaState, view: dict) -> list[tuple]:
+    """Captain first, then the stern pirate; a captain who boarded has left the ship."""
+    turn, pirates = state.turn, state.pirates
+    if len(pirates) == 1:
+        return [("board", turn, "bow")]  # alone on the ship: either role pops him
+    bow, stern = pirates
+    if bow != stern:
+        return [("board", bow, "bow"), ("board", stern, "stern")][pirates.index(turn) :]
+    # One seat holds both places: he is the stern pirate if he already stayed as captain.
+    stayed = any(e["event"] == "pirate_stays" and e["seat"] == turn for e in _events(view))
+    return (
+        [("board", turn, "stern")] if stayed else [("board", turn, "bow"), ("board", turn, "stern")]
+    )
+
+
+def _pilot_queue(state: ManilaState, view: dict, legal: list[Action] | None) -> list[tuple]:
+    """The small pilot moves first, then the large one."""
+    turn = state.turn
+    small, large = state.spaces["small_pilot"], state.spaces["large_pilot"]
+    if small == turn and large == turn:
+        if legal is not None:
+            # Only the large pilot is offered two steps or two boats.
+            is_large = any(
+                len(a["moves"]) == 2 or abs(a["moves"][0]["steps"]) == 2
+                for a in legal
+                if a["moves"]
+            )
+        else:
+            is_large = any(
+                e["event"] == "pilot" and e["seat"] == turn and e["pilot"] == "small_pilot"
+                for e in _events(view)
+            )
+        return (
+            [("pilot", turn, "large_pilot")]
+            if is_large
+            else [
+                ("pilot", turn, "small_pilot"),
+                ("pilot", turn, "large_pilot"),
+            ]
+        )
+    if small == turn:
+        after = [("pilot", large, "large_pilot")] if large is not None else []
+        return [("pilot", turn, "small_pilot"), *after]
+    if large == turn:
+        return [("pilot", turn, "large_pilot")]
+    raise ValueError(f"seat {turn} holds no pilot")
+
+
+def _events(view: dict) -> list[dict]:
+    return view.get("events") or []
+
+
+def _shares(state: ManilaState, view: dict) -> None:
+    """Own shares from the view; the others' dealt goods and face-down shares sampled."""
+    seat, n = view["seat"], state.num_players
+    state.held[seat] = {g: view["my_shares"][g] for g in D.GOODS}
+    state.mortgaged[seat] = {g: view["my_mortgaged"][g] for g in D.GOODS}
+    owned = Counter(state.held[seat]) + Counter(state.mortgaged[seat])
+    own_dealt = owned - Counter(state.bought[seat])
+    state.dealt[seat] = sorted(own_dealt.elements(), key=D.GOODS.index)
+    bought = Counter(g for goods in state.bought for g in goods)
+    # Every share is in the supply, bought openly, or dealt: the others' deal is known
+    # as a whole, not who got which.
+    pool = [
+        g
+        for g in D.GOODS
+        for _ in range(D.SHARES_PER_GOOD - state.supply[g] - bought[g] - own_dealt[g])
+    ]
+    others = [s for s in range(n) if s != seat]
+    sizes = [view["shares"][s] - len(state.bought[s]) for s in others]
+    if len(pool) != sum(sizes) or min(sizes, default=0) < 0:
+        raise ValueError("the view's share counts do not add up")
+    state.rng.shuffle(pool)
+    for s, size in zip(others, sizes, strict=True):
+        dealt, pool = pool[:size], pool[size:]
+        state.dealt[s] = dealt
+        shares = dealt + state.bought[s]
+        # Which shares lie face down is secret; any of them equally, the count kept.
+        state.rng.shuffle(shares)
+        count = view["mortgaged"][s]
+        state.mortgaged[s] = {g: shares[:count].count(g) for g in D.GOODS}
+        state.held[s] = {g: shares[count:].count(g) for g in D.GOODS}

@@ -1,0 +1,205 @@
+"""A full Meuterer state from one seat's view, for bots that search.
+
+Hidden from a seat: the other hands, the deck order and, before the reveal,
+the characters the others took. Cards: every card not in the seat's hand, on
+the table or in the open discard pile is shuffled and dealt to the other
+hands by their public sizes, the rest forming the deck. Characters: who chose
+in which order follows from the public table (turns go clockwise, a seat that
+passed never plays again); those who chose before the seat hold exactly the
+characters it was not offered, those after it any of the others, each
+assignment equally likely.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core import Action
+from engine.meuterer.data import CARDS, CHARACTERS, DECK
+from engine.meuterer.state import CHARACTER, DISCARD, MUTINY, OFFER, MeutererState
+
+INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
+
+
+def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> MeutererState:
+    """A state of the current rules consistent with `view`, hidden things drawn from `seed`."""
+    if view.get("game") != "meuterer":
+        raise ValueError("not a meuterer view")
+    if view.get("current_player") is None:
+        raise ValueError("the game is over: nothing to determinize")
+    n = view["players"]
+    state = MeutererState(n, seed, options)
+    state._as_determinized(seed, view.get("events", []))
+    _table(state, view)
+    _characters(state, view)
+    _cards(state, view)
+    return state
+
+
+def _table(state: MeutererState, view: dict) -> None:
+    """Copy what lies open: the round, the ship, promises, passes, table and scores."""
+    n = state.num_players
+    state.round, state.rounds = view["round"], view["rounds"]
+    state.scores = list(view["scores"])
+    state.ship, state.captain = view["ship"], view["captain"]
+    state.active = sorted(i["island"] for i in view["islands"] if i["active"])
+    state.phase, state.turn = view["phase"], view["current_player"]
+    state.pay = view["promise"]
+    state.passed = list(view["passed"])
+    state.reserved = list(view["reserved"])
+    state.table = [dict(card) for card in view["table"]]
+    state.conflicts = list(view["conflicts"])
+    state.destination = view["destination"]
+    state.mutineer_destination = view["mutineer_destination"]
+    state.mutiny_result = dict(view["mutiny"]) if view["mutiny"] else None
+    state.revealed = view["characters"] is not None
+    # Sales count the goods offered this round at the islands active during the offer.
+    state.sales = {island: [[None, 0] for _ in range(n)] for island in state.active}
+    if state.phase in (OFFER, CHARACTER, MUTINY):
+        for card in state.table:
+            if card["stage"] == "offer" and card["island"] is not None:
+                slot = state.sales[card["island"]][card["seat"]]
+                slot[0] = card["card"]
+                slot[1] += 1
+    clockwise = state._clockwise_from(state.captain)
+    state.mutiny_queue, state.refill_queue = [], []
+    if state.phase == MUTINY:
+        chars = view["characters"]
+        fighters = [s for s in clockwise if s == state.captain or chars[s] in INVOLVED]
+        state.mutiny_queue = fighters[fighters.index(state.turn) + 1 :]
+    elif state.phase == DISCARD:
+        state.refill_queue = clockwise[clockwise.index(state.turn) + 1 :]
+
+
+def pass_order(view: dict) -> list[int]:
+    """The seats that have passed this round, in the order they passed.
+
+    The offer goes clockwise from the captain among seats that have not passed;
+    a seat whose turn comes before the next card on the table passed then, and
+    after the last card the passes run on until the seat on move (or, once the
+    offer is over, all round).
+    """
+    n, turn, phase = view["players"], view["current_player"], view["phase"]
+    passed = [False] * n
+    order: list[int] = []
+
+    def next_seat(seat: int) -> int | None:
+        for k in range(1, n + 1):
+            if not passed[(seat + k) % n]:
+                return (seat + k) % n
+        return None
+
+    def pass_until(seat: int | None, stop: int | None) -> int | None:
+        """Seats from `seat` on pass in turn until `stop` is on move."""
+        while seat is not None and seat != stop:
+            passed[seat] = True
+            order.append(seat)
+            seat = next_seat(seat)
+        return seat
+
+    pos: int | None = view["captain"]
+    for card in view["table"]:
+        if card["stage"] != "offer":
+            continue
+        pos = pass_until(pos, card["seat"])
+        if pos is None:
+            raise ValueError("the table does not follow the turn order")
+        pos = next_seat(pos)
+    if phase == OFFER:
+        pass_until(pos, turn)
+    elif phase == CHARACTER:
+        pass_until(pos, turn)
+        passed[turn] = True
+        order.append(turn)
+    else:
+        pass_until(pos, None)
+    if passed != list(view["passed"]):
+        raise ValueError("the passes do not follow the turn order")
+    return order
+
+
+def _characters(state: MeutererState, view: dict) -> None:
+    """Who took which character: public after the reveal, else drawn uniformly."""
+    n, seat, phase = state.num_players, view["seat"], state.phase
+    offered = view["available_characters"]
+    state.characters = [None] * n
+    state.seen_available = [None] * n
+    if phase == DISCARD:
+        # The table is cleared: the order of choice is lost; keep the seat's own
+        # memory and put the others in any order that agrees with it.
+        state.choice_order = _order_after_the_round(state, view)
+    elif phase == "promise":
+        state.choice_order = []
+    else:
+        state.choice_order = [s for s in pass_order(view) if s != state.captain]
+    choosing = phase == CHARACTER and state.turn == seat
+    if choosing:
+        state.choice_order.remove(seat)
+    if state.revealed:
+        state.characters = list(view["characters"])
+    else:
+        _draw_characters(state, seat, offered, choosing, view["character"])
+    available = list(CHARACTERS)
+    for k in state.choice_order:
+        state.seen_available[k] = tuple(available)
+        available.remove(state.characters[k])
+    state.available = available
+
+
+def _draw_characters(
+    state: MeutererState, seat: int, offered: list | None, choosing: bool, mine: str | None
+) -> None:
+    order, rng = state.choice_order, state.rng
+    if seat in order:
+        i = order.index(seat)
+        before, after = order[:i], order[i + 1 :]
+        before_pool = [c for c in CHARACTERS if c not in offered]
+        after_pool = [c for c in offered if c != mine]
+        state.characters[seat] = mine
+    elif choosing:
+        before, after = order, []
+        before_pool, after_pool = [c for c in CHARACTERS if c not in offered], []
+    else:
+        before, after = [], order
+        before_pool, after_pool = [], list(CHARACTERS)
+    if len(before_pool) != len(before) or len(after_pool) < len(after):
+        raise ValueError("the characters offered do not match the order of choice")
+    rng.shuffle(before_pool)
+    rng.shuffle(after_pool)
+    for k, name in zip(before, before_pool, strict=True):
+        state.characters[k] = name
+    for k, name in zip(after, after_pool, strict=False):
+        state.characters[k] = name
+
+
+def _order_after_the_round(state: MeutererState, view: dict) -> list[int]:
+    """An order of choice after the reveal: those the seat saw choose first go first."""
+    seat, chars, offered = view["seat"], view["characters"], view["available_characters"]
+    choosers = [s for s in range(state.num_players) if chars[s] is not None]
+    state.rng.shuffle(choosers)
+    if offered is None:
+        return choosers
+    before = [s for s in choosers if chars[s] not in offered]
+    after = [s for s in choosers if s != seat and chars[s] in offered]
+    return [*before, seat, *after]
+
+
+def _cards(state: MeutererState, view: dict) -> None:
+    """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
+    seat, sizes = view["seat"], view["hand_sizes"]
+    state.discards = [card for card in CARDS for _ in range(view["discards"][card])]
+    seen = Counter(view["hand"]) + Counter(state.discards)
+    seen += Counter(card["card"] for card in state.table)
+    unseen = Counter(DECK) - seen
+    if seen - Counter(DECK):
+        raise ValueError("the view shows more cards than the deck holds")
+    pool = sorted(unseen.elements(), key=CARDS.index)
+    if len(pool) != view["deck"] + sum(sizes) - sizes[seat]:
+        raise ValueError("the view's card counts do not add up")
+    state.rng.shuffle(pool)
+    for k in range(state.num_players):
+        if k == seat:
+            state.hands[k] = list(view["hand"])
+        else:
+            state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
+    state.deck = pool
