@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import importlib.util
 import io
 import itertools
 import json
@@ -68,8 +67,6 @@ pytestmark = [
     pytest.mark.skipif(_no_postgres() is not None, reason=str(_no_postgres())),
 ]
 
-# TEMPORARY: until the artifact store lands, hosts read bots from the web side's folder.
-ARTIFACTS = importlib.util.find_spec("ladder.artifacts") is not None
 MATCHES = 12
 SECRET = "multi-host-secret"
 # What every process of the ladder is told: quick leases and scheduling, and no
@@ -97,32 +94,43 @@ def act(view, legal):
 
 
 class ServerSide:
-    """PostgreSQL, Redis, the web app and beat: the part no worker host runs on."""
+    """PostgreSQL, Redis, the web app and beat: the part no worker host runs on.
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    Each part is stopped by `stack` (in reverse order) as soon as it has started,
+    so a failure half-way leaves nothing running.
+    """
+
+    def __init__(self, root: Path, stack: contextlib.ExitStack) -> None:
         self.folder = root / "server"
         self.web = root / "web"
         self.folder.mkdir()
         self.web.mkdir()
-        self.beat: subprocess.Popen | None = None
         self.cluster = start_cluster()
+        stack.callback(self.cluster.stop)
         self.database = "ladder"
         self.url = self.cluster.create_database(self.database)
         schema.upgrade(self.url)
+        self.engine = make_engine(self.url)
+        stack.callback(self.engine.dispose)
         self.redis = RedisOnSocket(self.folder / "redis")
+        stack.callback(self.redis.stop)
+        settings = {**KNOBS, "DATABASE_URL": self.url, "REDIS_URL": self.redis.url}
         self.app = create_app(
             {
-                **KNOBS,
-                "DATABASE_URL": self.url,
-                "REDIS_URL": self.redis.url,
+                **settings,
                 "LADDER_VAR": str(self.web),
-                "REPLAY_DIR": str(self.web / "replays"),
-                "UPLOAD_DIR": str(self.web / "uploads"),
                 "WTF_CSRF_ENABLED": False,
             }
         )
-        self.engine = make_engine(self.url)
+        with open(self.folder / "beat.log", "ab") as log:
+            beat = subprocess.Popen(
+                beat_command(self.folder),
+                env={**os.environ, **settings, "LADDER_VAR": str(self.folder)},
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+        stack.callback(stop_group, beat)
 
     @property
     def sockets(self) -> dict[str, Path]:
@@ -132,30 +140,8 @@ class ServerSide:
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
-    def start_beat(self) -> None:
-        env = {
-            **os.environ,
-            **KNOBS,
-            "DATABASE_URL": self.url,
-            "REDIS_URL": self.redis.url,
-            "LADDER_VAR": str(self.folder),
-        }
-        with open(self.folder / "beat.log", "ab") as log:
-            self.beat = subprocess.Popen(
-                beat_command(self.folder),
-                env=env,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,
-            )
-
-    def close(self) -> None:
-        with contextlib.ExitStack() as later:
-            later.callback(self.cluster.stop)
-            later.callback(self.engine.dispose)
-            later.callback(self.redis.stop)
-            if self.beat is not None:
-                later.callback(stop_group, self.beat)
+    def beat_log(self) -> str:
+        return (self.folder / "beat.log").read_text(errors="replace")
 
 
 @pytest.fixture
@@ -166,20 +152,25 @@ def site():
     root.chmod(0o711)  # sandbox uids pass through to each host's TMPDIR
     with contextlib.ExitStack() as stack:
         stack.callback(shutil.rmtree, root, ignore_errors=True)
-        server = ServerSide(root)
-        stack.callback(server.close)
+        server = ServerSide(root, stack)
         # The one thing two hosts on one kernel must share, because they share its uids
         # (and CPUs): the machine's claim folder, the one every sandbox here uses.
         shared = {**KNOBS, "TRADEWINDS_LOCK_DIR": claims.lock_dir()}
-        if not ARTIFACTS:  # TEMPORARY until ladder/artifacts lands: files shared with the web
-            shared |= {"UPLOAD_DIR": str(server.web / "uploads")}
-            shared |= {"REPLAY_DIR": str(server.web / "replays")}
         hosts = []
         for label in ("a", "b"):
             host = WorkerHost(root, label, server.sockets, server.database, SUPERUSER, shared)
             stack.callback(host.close)  # closed before the servers stop
             hosts.append(host)
         yield server, *hosts
+        print_log_tails(server, hosts)
+
+
+def print_log_tails(server: ServerSide, hosts: list[WorkerHost]) -> None:
+    """The ends of every log; pytest shows them only for a failed test, to explain it."""
+    logs = {f"host {host.label}": host.log() for host in hosts}
+    logs |= {"beat": server.beat_log(), "postgres": server.cluster.log_tail()}
+    for name, text in logs.items():
+        print(f"----- {name} (last lines)", *text.splitlines()[-40:], sep="\n")
 
 
 def upload(server: ServerSide, source: bytes) -> int:
@@ -258,7 +249,6 @@ def test_a_host_cut_off_mid_match_loses_nothing_and_every_replay_downloads(site)
     for host in (a, b):
         assert all(addr.startswith(LOOPBACK) for addr in host.ns.addresses()), host.label
         host.start_worker()
-    server.start_beat()
     for host in (a, b):
         host.wait_ready()
 
@@ -296,14 +286,6 @@ def test_a_host_cut_off_mid_match_loses_nothing_and_every_replay_downloads(site)
     assert sorted(played["a"] + played["b"]) == ids, played
     assert played["b"] and cut in played["a"], played
     assert any(e["kind"] == "match" and e["id"] == cut for e in logged(a, "requeue"))
-    import sys
-
-    print(
-        "DEBUG",
-        played,
-        sorted(str(p.relative_to(server.web)) for p in server.web.rglob("*")),
-        file=sys.stderr,
-    )
     client = server.app.test_client()
     with server.session() as s:
         # Every match recorded exactly once; the one cut off was played again by host A.
@@ -319,8 +301,10 @@ def test_a_host_cut_off_mid_match_loses_nothing_and_every_replay_downloads(site)
 
         # No rating update lost: each version's count is the matches it played, and
         # each match started from the rating the one before left.
-        played = Counter(s.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(ids))))
-        for version_id, count in played.items():
+        seats_of = Counter(
+            s.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(ids)))
+        )
+        for version_id, count in seats_of.items():
             assert s.get(Rating, version_id).games == count, version_id
             rows = s.scalars(
                 select(RatingHistory)
@@ -350,10 +334,9 @@ def test_a_host_cut_off_mid_match_loses_nothing_and_every_replay_downloads(site)
             assert engine.replay(record).result()["scores"] == scores == record["result"]["scores"]
 
     # The hosts kept nothing of the ladder's but their logs and bot caches.
-    if not ARTIFACTS:
-        return
     for host in (a, b):
         assert ladder_files(host) == [], host.label
         assert not any(host.work.iterdir()), host.label
+    assert any((a.var / "bot-cache").iterdir())  # A fetched its bots from the database
     # Nor did the web side keep a file: bots and replays are in the database (no bot cache).
     assert list(server.web.rglob("*")) == []
