@@ -251,6 +251,12 @@ class BotVersion(Base):
     # Validations started (a worker claimed it); bounded by MAX_ATTEMPTS.
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
+    # Crash triage: set when its last ladder matches all faulted (it is left out of
+    # matchmaking until its owner resumes it); only matches after `resumed_at` count.
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime)
+    paused_reason: Mapped[str | None] = mapped_column(Text)
+    resumed_at: Mapped[datetime | None] = mapped_column(DateTime)
+
     bot: Mapped[Bot] = relationship(back_populates="versions")
     rating: Mapped[Rating | None] = relationship(back_populates="version")
 

@@ -129,6 +129,9 @@ def from_env(env: dict | None = None) -> dict:
         # last reason (unrated, its bots free again): a worker that dies mid-match,
         # an infrastructure error or a time-out each use one.
         "MAX_ATTEMPTS": _int(env, "MAX_ATTEMPTS", 3),
+        # Crash triage: a version whose last N ladder matches all faulted is paused from
+        # matchmaking until its owner resumes it (0: never pause).
+        "PAUSE_AFTER_FAULTS": _int(env, "PAUSE_AFTER_FAULTS", 5),
         # Hard limit on one task; a match that takes longer is failed, unrated.
         "TASK_TIME_LIMIT_S": _int(env, "TASK_TIME_LIMIT_S", 1800),
         # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".

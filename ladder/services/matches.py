@@ -31,7 +31,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import storage, throttle
+from ladder.services import storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
 from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 
@@ -350,6 +350,7 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
         match.unrated_reason = (outcome.get("unrated_reason") or VOID)[:REASON_CHARS]
     elif match.ranked:
         match.unrated_reason = _rate(session, config, match, now)
+    triage.check(session, config, match)
     session.commit()
     return match
 

@@ -103,8 +103,58 @@ def version_summary(version: BotVersion, owner_view: bool) -> dict:
             "last_played_at": iso(rating.last_played_at),
         },
     }
+    out["paused"] = (
+        None
+        if version.paused_at is None
+        else {"at": iso(version.paused_at), "reason": version.paused_reason}
+    )
     if owner_view:
         out["validation_log"] = version.validation_log
+    return out
+
+
+SEAT_STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
+
+
+def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
+    """Per version of these bots: finished matches by seat status, and the last fault
+    (match, seat, status, reason), for the bot pages' version tables."""
+    counts = session.execute(
+        select(MatchSeat.version_id, MatchSeat.status, func.count(MatchSeat.id))
+        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status.is_not(None))
+        .group_by(MatchSeat.version_id, MatchSeat.status)
+    ).all()
+    out: dict[int, dict] = {}
+    for version_id, status, n in counts:
+        empty = {"counts": dict.fromkeys(SEAT_STATUSES, 0), "matches": 0, "last_fault": None}
+        entry = out.setdefault(version_id, empty)
+        entry["counts"][status] = entry["counts"].get(status, 0) + n
+        entry["matches"] += n
+    last = (
+        select(MatchSeat.version_id, func.max(MatchSeat.match_id).label("match_id"))
+        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status.not_in(("ok",)))
+        .group_by(MatchSeat.version_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(MatchSeat, Match.finished_at)
+        .join(
+            last,
+            (MatchSeat.version_id == last.c.version_id) & (MatchSeat.match_id == last.c.match_id),
+        )
+        .join(Match, Match.id == MatchSeat.match_id)
+    ).all()
+    for seat, finished_at in rows:
+        if seat.version_id in out:
+            out[seat.version_id]["last_fault"] = {
+                "match_id": seat.match_id,
+                "seat": seat.seat,
+                "status": seat.status,
+                "error": seat.error,
+                "at": iso(finished_at),
+            }
     return out
 
 

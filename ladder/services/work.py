@@ -296,14 +296,19 @@ def _unsafe(config: Mapping) -> bool:
 
 # -- keeping the ladder busy -------------------------------------------------------------
 def ladder_candidates(session: Session, config: Mapping, game: str) -> list[Candidate]:
-    """Every active, rated version of `game`, as matchmaking sees it."""
+    """Every active, rated version of `game` that is not paused, as matchmaking sees it."""
     house = config.get("HOUSE_USER", "demo")
     rows = session.execute(
         select(BotVersion.id, Bot.owner_id, Rating.mu, Rating.sigma, Rating.games, User.username)
         .join(Bot, BotVersion.bot_id == Bot.id)
         .join(Rating, Rating.version_id == BotVersion.id)
         .join(User, Bot.owner_id == User.id)
-        .where(Bot.game == game, BotVersion.state == VersionState.ACTIVE, Bot.retired_at.is_(None))
+        .where(
+            Bot.game == game,
+            BotVersion.state == VersionState.ACTIVE,
+            BotVersion.paused_at.is_(None),  # crash triage: left out until resumed
+            Bot.retired_at.is_(None),
+        )
         .order_by(BotVersion.id)
     )
     return [

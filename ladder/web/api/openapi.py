@@ -90,12 +90,23 @@ SCHEMAS = {
             "created_at": {"type": "string", "format": "date-time"},
             "validated_at": TIME,
             "rating": {"oneOf": [{"type": "null"}, _ref("Rating")]},
+            "paused": {
+                "oneOf": [{"type": "null"}, _ref("Pause")],
+                "description": "Set while crash triage keeps the version out of matchmaking"
+                " (its last ladder matches all faulted); its owner can resume it.",
+            },
             "validation_log": {
                 "type": "string",
                 "description": "Only for the bot's owner (with the owner's token).",
             },
         },
         optional=("validation_log",),
+    ),
+    "Pause": _object(
+        {
+            "at": {"type": "string", "format": "date-time"},
+            "reason": {"type": "string"},
+        }
     ),
     "Bot": _object(
         {
@@ -395,6 +406,52 @@ def document(games: list[str]) -> dict:
                     "parameters": [_path("version_id", ID)],
                     "security": [{}, *BEARER],
                     "responses": {"200": _json("Version", "the version"), **_errors(401, 404)},
+                }
+            },
+            "/versions/{version_id}/resume": {
+                "post": {
+                    "operationId": "resumeVersion",
+                    "summary": "Put a paused version back into matchmaking (its owner only)",
+                    "parameters": [_path("version_id", ID)],
+                    "security": BEARER,
+                    "responses": {
+                        "200": _json("Version", "resumed"),
+                        **_errors(401, 403, 404, 409),
+                    },
+                }
+            },
+            "/bots/{bot_id}/replays": {
+                "get": {
+                    "operationId": "getBotReplays",
+                    "summary": "A bot's replays as one zip, newest first",
+                    "description": "The zip holds match-<id>.json.gz per match (gzipped JSON,"
+                    " as getReplay serves it) and index.json (each match's id, time, seat,"
+                    " version and status). Streamed: any count is served in bounded memory.",
+                    "parameters": [
+                        _path("bot_id", ID),
+                        _query("version", ID, "only matches of this version number"),
+                        _query(
+                            "since",
+                            {"type": "string", "format": "date-time"},
+                            "only matches finished at or after this time (ISO 8601, UTC)",
+                        ),
+                        _query(
+                            "limit",
+                            {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+                            "at most this many matches",
+                        ),
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "a zip of the replays",
+                            "content": {
+                                "application/zip": {
+                                    "schema": {"type": "string", "format": "binary"}
+                                }
+                            },
+                        },
+                        **_errors(400, 404),
+                    },
                 }
             },
             "/versions": {

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 import engine
 from ladder.extensions import db
 from ladder.models import MAX_ID
-from ladder.services import accounts, bots, matches, queries, tournaments
+from ladder.services import (
+    accounts,
+    bots,
+    matches,
+    queries,
+    replay_archive,
+    tournaments,
+    triage,
+)
 from ladder.services.errors import ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
@@ -84,6 +94,48 @@ def version(version_id: int):
     user = _token_user()
     owner_view = user is not None and user.id == found.bot.owner_id
     return jsonify(queries.version_summary(found, owner_view))
+
+
+@bp.post("/versions/<id:version_id>/resume")
+def resume_version(version_id: int):
+    """Put a version that crash triage paused back into matchmaking (owner's token)."""
+    user = _required_user()
+    resumed = triage.resume(db.session, user, version_id)
+    return jsonify(queries.version_summary(resumed, True))
+
+
+@bp.get("/bots/<id:bot_id>/replays")
+def bot_replays(bot_id: int):
+    """The bot's replays as one zip, streamed (filters: version, since, limit)."""
+    found = bots.get_bot(db.session, bot_id)
+    version = int_arg("version", 0, 1, MAX_ID) if "version" in request.args else None
+    limit = int_arg("limit", replay_archive.DEFAULT_LIMIT, 1, replay_archive.MAX_LIMIT)
+    since = _since_arg()
+    found_entries = replay_archive.entries(db.session, found.id, version, since, limit)
+    config, session = current_app.config, db.session
+
+    def load(match_id: int) -> bytes:
+        return matches.replay_bytes(session, config, matches.get_match(session, match_id))
+
+    chunks = replay_archive.stream(found_entries, load, found.name)
+    name = replay_archive.archive_name(found.name, found.id)
+    return Response(
+        stream_with_context(chunks),
+        mimetype="application/zip",
+        headers={"Content-Disposition": f"attachment; filename={name}"},
+    )
+
+
+def _since_arg():
+    """The `since` query argument: an ISO date or date-time (UTC), or None."""
+    raw = request.args.get("since")
+    if raw is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise ServiceError(f"since must be an ISO date or date-time, not {raw!r}") from None
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
 @bp.post("/versions")

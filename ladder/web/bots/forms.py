@@ -17,3 +17,7 @@ class RetireForm(FlaskForm):
         "Yes, retire this bot for good",
         validators=[DataRequired("tick the box to confirm: retiring cannot be undone")],
     )
+
+
+class ResumeForm(FlaskForm):
+    """No fields: the button that puts a paused version back into matchmaking (CSRF only)."""

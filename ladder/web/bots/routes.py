@@ -20,11 +20,11 @@ from sqlalchemy import select
 import engine
 from ladder.extensions import db
 from ladder.models import Bot
-from ladder.services import bots, queries, tournaments
+from ladder.services import bots, queries, tournaments, triage
 from ladder.services.errors import Forbidden, ServiceError
 from ladder.services.inputs import whole_number
 from ladder.web.boards import charts
-from ladder.web.bots.forms import RetireForm, UploadForm
+from ladder.web.bots.forms import ResumeForm, RetireForm, UploadForm
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
 
@@ -76,7 +76,8 @@ def mine():
     rows = db.session.scalars(
         select(Bot).where(Bot.owner_id == current_user.id).order_by(Bot.game, Bot.name)
     ).all()
-    return render_template("bots/mine.html", bots=rows)
+    faults = queries.version_faults(db.session, *(b.id for b in rows)) if rows else {}
+    return render_template("bots/mine.html", bots=rows, faults=faults)
 
 
 @bp.get("/bots/<id:bot_id>")
@@ -100,6 +101,8 @@ def bot(bot_id: int):
         record=queries.bot_record(db.session, bot_id),
         h2h=queries.head_to_head(db.session, bot_id),
         recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),
+        faults=queries.version_faults(db.session, bot_id),
+        resume_form=ResumeForm() if owner_view else None,
         challenge=challenge,
         entered=tournaments.bot_tournaments(db.session, bot_id),
     )
@@ -122,6 +125,15 @@ def retire(bot_id: int):
         return redirect(url_for("bots.bot", bot_id=bot_id))
     status = 400 if form.is_submitted() else 200
     return render_template("bots/retire.html", bot=found, form=form), status
+
+
+@bp.post("/versions/<id:version_id>/resume")
+@login_required
+def resume(version_id: int):
+    """Put a version that crash triage paused back into matchmaking (its owner only)."""
+    version = triage.resume(db.session, current_user, version_id)  # CSRF checked app-wide
+    flash(f"{version.label} is back in matchmaking.")
+    return redirect(url_for("bots.bot", bot_id=version.bot_id))
 
 
 @bp.get("/versions/<id:version_id>/download")

@@ -1,0 +1,97 @@
+"""Crash triage: a version that faults in every ladder match is paused, not left to sink.
+
+After a ladder (ranked) match is recorded, each version that faulted in it is
+checked: if its last PAUSE_AFTER_FAULTS ladder matches all faulted, it leaves
+matchmaking with the reason on its page and in the API, until its owner
+resumes it. A match in which every seat faulted does not count either way:
+that is most likely the host, not the bots (and infrastructure errors never
+finish a match at all). 0 turns triage off.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping
+
+from sqlalchemy import and_, exists, select
+from sqlalchemy.orm import Session, aliased
+
+from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
+from ladder.services.errors import Conflict, Forbidden, NotFound
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PAUSE_AFTER = 5
+
+
+def pause_after(config: Mapping) -> int:
+    return max(0, int(config.get("PAUSE_AFTER_FAULTS", DEFAULT_PAUSE_AFTER)))
+
+
+def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> list[tuple]:
+    """(match id, status, error) of the version's last `count` counted ladder matches,
+    newest first: finished, ranked, after its last resume, with some seat ok."""
+    other = aliased(MatchSeat)
+    someone_ok = exists().where(and_(other.match_id == Match.id, other.status == "ok"))
+    query = (
+        select(Match.id, MatchSeat.status, MatchSeat.error)
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .where(
+            MatchSeat.version_id == version.id,
+            Match.state == MatchState.FINISHED,
+            Match.ranked.is_(True),
+            someone_ok,
+        )
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+        .limit(count)
+    )
+    if version.resumed_at is not None:
+        query = query.where(Match.finished_at > version.resumed_at)
+    return list(session.execute(query))
+
+
+def check(session: Session, config: Mapping, match: Match) -> list[int]:
+    """Pause every version of `match` whose last ladder matches all faulted (in the
+    caller's transaction); the ids of the versions paused."""
+    count = pause_after(config)
+    if count == 0 or not match.ranked:
+        return []
+    paused = []
+    for seat in match.seats:
+        version = seat.version
+        if seat.status in (None, "ok") or version.paused_at is not None:
+            continue
+        if version.state != VersionState.ACTIVE:
+            continue
+        recent = recent_ladder_seats(session, version, count)
+        if len(recent) < count or any(status == "ok" for _, status, _ in recent):
+            continue
+        kinds = Counter(status for _, status, _ in recent)
+        summary = ", ".join(f"{n} {status}" for status, n in kinds.most_common())
+        last_id, last_status, last_error = recent[0]
+        because = f": {last_error}" if last_error else ""
+        version.paused_at = utcnow()
+        version.paused_reason = (
+            f"its last {count} ladder matches all faulted ({summary});"
+            f" the last, match {last_id}, {last_status}{because}"
+        )[:500]
+        paused.append(version.id)
+        log.info("version paused", extra={"version_id": version.id, "match_id": match.id})
+    return paused
+
+
+def resume(session: Session, user: User, version_id: int) -> BotVersion:
+    """Put a paused version back into matchmaking (its owner only)."""
+    version = session.get(BotVersion, version_id)
+    if version is None:
+        raise NotFound(f"no version {version_id}")
+    if version.bot.owner_id != user.id:
+        raise Forbidden("only the bot's owner can resume it")
+    if version.paused_at is None:
+        raise Conflict(f"{version.label} is not paused")
+    version.paused_at = None
+    version.paused_reason = None
+    version.resumed_at = utcnow()
+    session.commit()
+    return version
