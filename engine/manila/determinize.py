@@ -112,9 +112,8 @@ def _boarding_queue(state: ManilaState, view: dict) -> list[tuple]:
         return [("board", bow, "bow"), ("board", stern, "stern")][pirates.index(turn) :]
     # One seat holds both places: he is the stern pirate if he already stayed as captain.
     stayed = any(e["event"] == "pirate_stays" and e["seat"] == turn for e in _events(view))
-    return (
-        [("board", turn, "stern")] if stayed else [("board", turn, "bow"), ("board", turn, "stern")]
-    )
+    both = [("board", turn, "bow"), ("board", turn, "stern")]
+    return both[1:] if stayed else both
 
 
 def _pilot_queue(state: ManilaState, view: dict, legal: list[Action] | None) -> list[tuple]:
@@ -129,19 +128,13 @@ def _pilot_queue(state: ManilaState, view: dict, legal: list[Action] | None) -> 
                 for a in legal
                 if a["moves"]
             )
-        else:
+        else:  # the seat's own small-pilot move is among its events
             is_large = any(
                 e["event"] == "pilot" and e["seat"] == turn and e["pilot"] == "small_pilot"
                 for e in _events(view)
             )
-        return (
-            [("pilot", turn, "large_pilot")]
-            if is_large
-            else [
-                ("pilot", turn, "small_pilot"),
-                ("pilot", turn, "large_pilot"),
-            ]
-        )
+        both = [("pilot", turn, "small_pilot"), ("pilot", turn, "large_pilot")]
+        return both[1:] if is_large else both
     if small == turn:
         after = [("pilot", large, "large_pilot")] if large is not None else []
         return [("pilot", turn, "small_pilot"), *after]
