@@ -30,6 +30,7 @@ def test_the_bot_page_shows_counts_the_last_fault_and_the_pause(client, world):
     assert "its last 5 ladder matches all faulted (5 crash)" in page
     assert "5 crash" in page and f'href="/matches/{ids[-1]}">#{ids[-1]}</a> crash' in page
     assert "Resume v1" not in page  # not the owner
+    assert f"/api/v1/bots/{versions[0].bot_id}/replays" in page
     login(client)
     page = client.get(f"/bots/{versions[0].bot_id}").get_data(as_text=True)
     assert "Resume v1" in page
