@@ -145,18 +145,46 @@ class Cluster:
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
 
+    def empty_database(self, name: str, keep: tuple[str, ...] = ("alembic_version",)) -> None:
+        """Delete every row of every table but `keep`, and restart every sequence at 1.
+
+        Much quicker than a fresh copy of a template (about 1 ms against 150 for our
+        small schema); foreign keys are not checked meanwhile (replica role), so no
+        order is needed. Every other session must have ended (or its locks make us wait).
+        """
+        with self._connect(name) as connection:
+            tables = connection.execute(
+                "SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables"
+                " WHERE schemaname = 'public' AND NOT tablename = ANY(%s)",
+                [list(keep)],
+            ).fetchall()
+            sequences = connection.execute(
+                "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename)"
+                " FROM pg_sequences WHERE schemaname = 'public'"
+            ).fetchall()
+            with connection.transaction():
+                connection.execute("SET LOCAL lock_timeout = '10s'")
+                connection.execute("SET LOCAL session_replication_role = replica")
+                for (table,) in tables:
+                    connection.execute(f"DELETE FROM {table}")
+                for (sequence,) in sequences:
+                    connection.execute("SELECT setval(%s::regclass, 1, false)", [sequence])
+
     def execute(self, statement, database: str = "postgres") -> None:
         """Run one statement outside a transaction (CREATE/DROP DATABASE need that)."""
+        with self._connect(database) as connection:
+            connection.execute(statement)
+
+    def _connect(self, database: str):
         import psycopg
 
-        with psycopg.connect(
+        return psycopg.connect(
             host=str(self.socket_dir),
             port=self.port,
             user=SUPERUSER,
             dbname=database,
             autocommit=True,
-        ) as connection:
-            connection.execute(statement)
+        )
 
     def log_tail(self, lines: int = 30) -> str:
         try:
