@@ -7,6 +7,7 @@ session and starts only when the first such test runs.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 
@@ -77,6 +78,21 @@ def database_url(request, tmp_path, close_postgresql_connections):
     yield cluster.url(name)
     close_postgresql_connections()  # an idle transaction's locks would hold up the DELETEs
     cluster.empty_database(name)
+
+
+_empty_names = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database_url(request, tmp_path):
+    """A database of each kind with nothing in it yet, for tests of the migrations."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    cluster = request.getfixturevalue("pg_cluster")
+    name = f"empty_{next(_empty_names)}"
+    url = cluster.create_database(name)
+    request.addfinalizer(lambda: cluster.drop_database(name))
+    return url
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,6 @@
-"""The schema comes from Alembic alone and matches the models."""
+"""The schema comes from Alembic alone and matches the models, on SQLite and PostgreSQL."""
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
@@ -18,6 +19,40 @@ def test_upgrade_creates_every_table_and_matches_models(tmp_path):
         tables = set(inspect(conn).get_table_names())
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     eng.dispose()
+    assert set(Base.metadata.tables) <= tables
+    assert diff == []
+
+
+def schema_of(url: str) -> tuple[set[str], list, list[str], list[str]]:
+    """Tables, differences from the models, and (PostgreSQL) enum types and sequences."""
+    eng = make_engine(url)
+    try:
+        with eng.connect() as conn:
+            insp = inspect(conn)
+            tables = set(insp.get_table_names())
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+            postgresql = conn.dialect.name == "postgresql"
+            enums = [e["name"] for e in insp.get_enums()] if postgresql else []
+            sequences = insp.get_sequence_names() if postgresql else []
+    finally:
+        eng.dispose()
+    return tables, diff, enums, sequences
+
+
+def test_migrations_go_up_from_empty_down_to_empty_and_up_again(empty_database_url):
+    url = empty_database_url
+    schema.upgrade(url)
+    tables, diff, _, _ = schema_of(url)
+    assert set(Base.metadata.tables) <= tables
+    assert diff == []
+
+    command.downgrade(schema.alembic_config(url), "base")
+    tables, _, enums, sequences = schema_of(url)
+    assert tables == {"alembic_version"}  # Alembic's own table stays, empty
+    assert enums == [] and sequences == []  # nothing a downgrade forgot to drop
+
+    schema.upgrade(url)
+    tables, diff, _, _ = schema_of(url)
     assert set(Base.metadata.tables) <= tables
     assert diff == []
 

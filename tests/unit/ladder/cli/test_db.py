@@ -7,8 +7,8 @@ from ladder.cli.db import _safe, db
 from ladder.extensions import make_engine
 
 
-def test_upgrade_creates_the_database(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+def test_upgrade_creates_the_database(empty_database_url, monkeypatch):
+    url = empty_database_url  # postgresql://user@/db?host=...: as people write it
     monkeypatch.setenv("DATABASE_URL", url)
     result = CliRunner().invoke(db, ["upgrade"])
     assert result.exit_code == 0, result.output

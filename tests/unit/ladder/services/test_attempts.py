@@ -286,22 +286,22 @@ def test_staff_see_a_failed_validations_reason(session, config, monkeypatch):
 
 
 # -- the migration -------------------------------------------------------------------------
-def test_migration_moves_a_failed_matchs_reason_to_the_match_and_back(tmp_path):
+def test_migration_moves_a_failed_matchs_reason_to_the_match_and_back(empty_database_url):
     from alembic import command
     from sqlalchemy import text
 
     from ladder.cli import db as schema
     from ladder.extensions import make_engine
 
-    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+    url = empty_database_url
     schema.upgrade(url, "5c3f2a9d41e7")
     eng = make_engine(url)
     with eng.begin() as conn:
         conn.execute(
             text(
                 "INSERT INTO matches (id, game, seed, players, options, ranked, state, created_at)"
-                " VALUES (1, 'toyrace', 1, 2, '{}', 1, 'failed', '2026-01-01 00:00:00'),"
-                " (2, 'toyrace', 1, 2, '{}', 1, 'finished', '2026-01-01 00:00:00')"
+                " VALUES (1, 'toyrace', 1, 2, '{}', TRUE, 'failed', '2026-01-01 00:00:00'),"
+                " (2, 'toyrace', 1, 2, '{}', TRUE, 'finished', '2026-01-01 00:00:00')"
             )
         )
         conn.execute(

@@ -324,8 +324,8 @@ def test_cli_needs_a_username():
 
 
 # -- the migration -------------------------------------------------------------------------
-def test_migration_makes_existing_users_not_staff_and_downgrades(tmp_path):
-    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+def test_migration_makes_existing_users_not_staff_and_downgrades(empty_database_url):
+    url = empty_database_url
     schema.upgrade(url, "bb170ce6ecf0")
     eng = make_engine(url)
     with eng.begin() as conn:
