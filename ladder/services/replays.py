@@ -2,7 +2,10 @@
 
 A frame is one step of a game seen from one perspective: a seat's `view` or
 the all-seeing `spectate()`, which is offered for finished games only. Step 0
-is the state before any move; step K the state after the K-th move. Frames come
+is the state before any move; step K the state after the K-th move. A move that
+ends a Manila voyage or a Meuterer round also clears the board for the next
+one, so its frame carries a `pause`: the board as it stood when the voyage or
+round was settled, before it was cleared. Frames come
 in bounded chunks so a 4,000-move game never turns into one huge response; the
 move list is served on its own. No rule is implemented here: every state comes
 from the engine re-applying the recorded actions.
@@ -15,7 +18,8 @@ import gzip
 import json
 import math
 import zlib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -29,6 +33,12 @@ MAX_CHUNK = 500
 MAX_FILE_BYTES = 512 * 1024  # an uploaded file, gzipped or not (the browser gzips it)
 MAX_JSON_BYTES = 32 * 1024 * 1024  # the JSON inside, once unzipped
 MAX_ACTIONS = 100_000
+# The event after which a game's board shows a voyage (Manila: boats docked and
+# paid, prices risen) or a round (Meuterer: cards on the table, characters
+# revealed, the ship sailed) at its end; the same move then clears it.
+PAUSE_AFTER = {"manila": "prices", "meuterer": "sail"}
+# Keys of a view naming the seat on move: mid-move, nobody is.
+ON_MOVE = ("to_move", "current_player")
 
 
 class ReplayError(ServiceError):
@@ -41,6 +51,9 @@ class Replay:
 
     record: dict
     final: State
+    # The steps whose move ends a voyage or round (see PAUSE_AFTER), in order; not
+    # the last move when the board it settled is the final one anyway.
+    pauses: list[int] = field(default_factory=list)
 
     @property
     def game(self) -> str:
@@ -137,12 +150,59 @@ def load(record: Any, *, game: str | None = None) -> Replay:
         )
     except ValueError as exc:
         raise ReplayError(f"the replay's game cannot start: {exc}") from None
+    pauses: list[int] = []
+    settled: list[dict | None] = [None]  # the board at the last pause of the last move
+    step = 0
+
+    def pause() -> None:
+        pauses.append(step)
+        if step == len(actions):
+            settled[0] = _board(state, settling=True)
+
+    _watch(state, record["game"], pause)
     for i, move in enumerate(actions):
+        step = i + 1
         _apply_recorded(state, i, move)
     result = record.get("result")
     if result is not None and (not state.is_over() or result != state.result()):
         raise ReplayError("the replay's result is not what its moves produce")
-    return Replay(record=record, final=state)
+    if pauses and settled[0] is not None and settled[0] == _board(state):
+        pauses.pop()  # the game ended there: the final board is the settled one
+    return Replay(record=record, final=state, pauses=pauses)
+
+
+def _board(state: State, settling: bool = False) -> dict | None:
+    """The all-seeing board, to compare two moments of a game; None where a game has none."""
+    try:
+        board = state.spectate()
+    except NotImplementedError:
+        return None
+    return _settling(board) if settling else board
+
+
+def _settling(seen: dict) -> dict:
+    """A view taken mid-move, when the voyage or round was settled: nobody is on move."""
+    return {**seen, **{key: None for key in ON_MOVE if key in seen}}
+
+
+def _watch(state: State, game: str, seen: Callable[[], None]) -> None:
+    """Call `seen()` right after `state` logs its game's PAUSE_AFTER event, mid-move.
+
+    The engine logs but keeps no intermediate states; shadowing `emit` on this
+    one instance (a state the replay owns) is how the viewer sees a board the
+    same move goes on to clear. Nothing of the rules changes.
+    """
+    kind = PAUSE_AFTER.get(game)
+    if kind is None:
+        return
+    emit = state.emit
+
+    def watched(event: str, **fields: Any) -> None:
+        emit(event, **fields)
+        if event == kind:
+            seen()
+
+    state.emit = watched  # type: ignore[method-assign]
 
 
 def _apply_recorded(state: State, i: int, move: Any) -> None:
@@ -166,15 +226,34 @@ def load_stored(data: bytes, game: str) -> Replay:
 
 # -- what the viewer is served -------------------------------------------------
 def action_text(action: dict) -> str:
-    """A short human reading of an action: its type, then its other fields."""
+    """A short plain reading of an action: its type, then its other fields by name.
+
+    Fields in one order whatever the record's (the viewer's fallback reads them
+    the same way): a bot may send its keys in any order.
+    """
     if not isinstance(action, dict):
         return json.dumps(action)
     parts = [str(action.get("type", ""))] if "type" in action else []
-    for key, value in action.items():
-        if key != "type":
-            shown = value if isinstance(value, str | int) else json.dumps(value)
-            parts.append(f"{key}={shown}")
+    for key in sorted(k for k in action if k != "type"):
+        value = action[key]
+        shown = value if isinstance(value, str | int) else json.dumps(value, sort_keys=True)
+        parts.append(f"{key}={shown}")
     return " ".join(parts)
+
+
+def final_ranks(replay: Replay) -> list[int] | None:
+    """The ranks the ladder gave (faulted seats below every ok seat), else the engine's."""
+    if not replay.finished:
+        return None
+    ranks = replay.record.get("ranks")
+    players = replay.players
+    if (
+        isinstance(ranks, list)
+        and len(ranks) == players
+        and all(type(r) is int and 1 <= r <= players for r in ranks)
+    ):
+        return ranks
+    return replay.final.result()["ranks"]
 
 
 def timings(record: dict, key: str, steps: int) -> list[float | None] | None:
@@ -196,21 +275,26 @@ def summary(replay: Replay) -> dict:
 
     A move carries `ms` and `cpu_ms` (None when unknown, e.g. a fallback move);
     `timed` says whether the record has times at all (older replays do not).
+    `ranks` are the final ranks as the ladder recorded them (a faulted seat
+    ranks below every ok seat), `pauses` the steps that end a voyage or round.
     """
     record = replay.record
     labels = record.get("seats")
-    if not (isinstance(labels, list) and len(labels) == replay.players):
+    if not _seat_list(labels, replay.players):
         labels = [f"seat {s}" for s in range(replay.players)]
+    statuses = record.get("statuses")
     wall = timings(record, "decision_ms", replay.steps)
     cpu = timings(record, "decision_cpu_ms", replay.steps)
     return {
         "game": replay.game,
         "players": replay.players,
         "seats": [str(label) for label in labels],
-        "statuses": record.get("statuses"),
+        "statuses": statuses if _seat_list(statuses, replay.players) else None,
         "steps": replay.steps,
         "finished": replay.finished,
         "result": replay.final.result() if replay.finished else None,
+        "ranks": final_ranks(replay),
+        "pauses": list(replay.pauses),
         "perspectives": replay.perspectives(),
         "board": board_for(replay.game),
         "timed": wall is not None,
@@ -226,6 +310,15 @@ def summary(replay: Replay) -> dict:
             for i, (seat, action) in enumerate(record["actions"])
         ],
     }
+
+
+def _seat_list(value: Any, players: int) -> bool:
+    """Whether a record's per-seat field is a list of short strings, one per seat."""
+    return (
+        isinstance(value, list)
+        and len(value) == players
+        and all(isinstance(v, str) and len(v) <= 200 for v in value)
+    )
 
 
 def parse_perspective(raw: str | None, replay: Replay) -> str | int:
@@ -259,7 +352,12 @@ def parse_window(start: str | None, count: str | None, replay: Replay) -> tuple[
 
 
 def frames(replay: Replay, perspective: str | int, start: int, count: int) -> dict:
-    """Frames for steps start .. start+count-1 (fewer at the end), rebuilt by the engine."""
+    """Frames for steps start .. start+count-1 (fewer at the end), rebuilt by the engine.
+
+    A step in `replay.pauses` also has `pause`: `state`, the board seen when its
+    voyage or round was settled, and `events`, how many of the step's events
+    had been logged by then.
+    """
     record = replay.record
     actions = record["actions"]
     state = engine.get_game(replay.game).new_game(
@@ -269,25 +367,39 @@ def frames(replay: Replay, perspective: str | int, start: int, count: int) -> di
         version=record.get("engine_version"),
     )
     stop = min(start + count, replay.steps + 1)
+
+    def seen() -> dict:
+        return state.spectate() if perspective == SPECTATOR else state.view(perspective)
+
+    pause: dict | None = None
+    logged = 0
+    step = 0
+
+    def settled() -> None:
+        nonlocal pause
+        if step >= start and step in replay.pauses and pause is None:
+            pause = {"events": len(state.log) - logged, "state": _settling(seen())}
+
+    _watch(state, replay.game, settled)
     out = []
     for step in range(stop):
-        logged = len(state.log)
+        logged, pause = len(state.log), None
         if step > 0:
             state.apply(actions[step - 1][1])
         if step < start:
             continue
         seat, action = actions[step - 1] if step > 0 else (None, None)
-        seen = state.spectate() if perspective == SPECTATOR else state.view(perspective)
-        out.append(
-            {
-                "step": step,
-                "seat": seat,
-                "action": action,
-                "to_move": state.current_player(),
-                "events": [dict(e) for e in state.log[logged:]] if step > 0 else [],
-                "state": seen,
-            }
-        )
+        frame = {
+            "step": step,
+            "seat": seat,
+            "action": action,
+            "to_move": state.current_player(),
+            "events": [dict(e) for e in state.log[logged:]] if step > 0 else [],
+            "state": seen(),
+        }
+        if pause is not None:
+            frame["pause"] = pause
+        out.append(frame)
     return {
         "game": replay.game,
         "view": perspective,

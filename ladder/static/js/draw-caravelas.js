@@ -1,56 +1,81 @@
 /* Caravelas board drawer: the house map (drawn on the server by
-   engine/caravelas/svg.py and sent once with the summary), with each seat's
-   fleet, discoveries, cubes left at each trading place, the Jerónimos
-   monastery and the scores on top. */
+   engine/caravelas/svg.py and sent once with the summary) with each seat's
+   fleet, discoveries and the cubes left at each trading place; place names
+   laid out for the scale the map is seen at (labels.js); the seats under the
+   map as HTML; and Caravelas' words for its events and moves. The map zooms
+   and pans (zoom.js). */
 "use strict";
 
 (function (TW) {
-  let mapCache = null; // [svg text, parsed <svg>]
+  const say = TW.say;
+  let mapCache = null; // [svg text, parsed <svg>, circles]
+  const LIGHT_CUBES = ["white", "yellow", "pink"];
 
+  /* The map document parsed once, and its circles: id, kind, centre. */
   function parsedMap(board) {
     if (!mapCache || mapCache[0] !== board.svg) {
       const doc = new DOMParser().parseFromString(board.svg, "image/svg+xml");
-      mapCache = [board.svg, doc.documentElement];
+      const circles = Array.from(doc.querySelectorAll("g[id^='circle-']")).map(function (g) {
+        const id = g.id.slice("circle-".length);
+        return { id: id, kind: g.getAttribute("class"), at: board.where[id], name: board.names[id] || id };
+      });
+      mapCache = [board.svg, doc.documentElement, circles];
     }
-    return mapCache[1];
+    return { svg: mapCache[1], circles: mapCache[2] };
   }
 
-  TW.drawers.caravelas = function (frame, summary) {
+  function placeName(ctx, id) {
+    return (ctx.board && ctx.board.names[id]) || id;
+  }
+
+  TW.drawers.caravelas = function (frame, summary, ctx) {
+    ctx = ctx || TW.context(summary);
     const st = frame.state;
     const board = summary.board;
-    const map = parsedMap(board);
+    const parsed = parsedMap(board);
+    const map = parsed.svg;
     const width = Number(map.getAttribute("width"));
-    const mapHeight = Number(map.getAttribute("height"));
-    const n = summary.players;
-    // On a phone the whole map is shrunk to a third: its marks grow and the panel
-    // under it uses type large enough to read at that scale, wrapped to the width.
-    const narrow = TW.isNarrow();
-    const grow = narrow ? 2.8 : 1;
-    const panel = 80 + n * 70;
-    const svg = TW.svgRoot(width, mapHeight + panel, "Caravelas board at step " + frame.step);
-    // A mark drawn around the place at (x, y) inside `box` [left, top, right, bottom],
-    // enlarged there on a phone and nudged back onto the map near its edges.
+    const height = Number(map.getAttribute("height"));
+    const svg = TW.svgRoot(width, height, "Caravelas map at step " + frame.step);
+    const view = TW.zoomBox(width, height, ctx.zoom);
+    svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" "));
+    // CSS pixels per map unit, as the board is shown now (the svg never grows past its width).
+    const frameWidth = (document.getElementById("board") || {}).clientWidth || width;
+    const scale = Math.min(frameWidth, width) / view[2];
+    // Marks keep a readable size on a small screen: grown about their place,
+    // and nudged back into the view near its edges.
+    const grow = Math.max(1, 0.95 / scale);
+    const edges = [view[0] + 2, view[1] + 2, view[0] + view[2] - 2, view[1] + view[3] - 2];
     const mark = function (x, y, box, attrs) {
       const g = TW.el("g", attrs, svg);
-      if (grow === 1) return g;
-      const edge = function (lo, hi, at, limit) {
+      const shift = function (lo, hi, at, min, max) {
         const low = at + (lo - at) * grow;
         const high = at + (hi - at) * grow;
-        return low < 2 ? 2 - low : high > limit - 2 ? limit - 2 - high : 0;
+        return low < min ? min - low : high > max ? max - high : 0;
       };
-      const dx = edge(box[0], box[2], x, width);
-      const dy = edge(box[1], box[3], y, mapHeight);
-      g.setAttribute("transform", "translate(" + (x + dx) + " " + (y + dy) + ") scale(" + grow + ") translate("
-        + -x + " " + -y + ")");
-      return g;
+      // A place out of view keeps its marks with it, out of view too.
+      const seen = x >= view[0] && x <= view[0] + view[2] && y >= view[1] && y <= view[1] + view[3];
+      const dx = seen ? shift(box[0], box[2], x, edges[0], edges[2]) : 0;
+      const dy = seen ? shift(box[1], box[3], y, edges[1], edges[3]) : 0;
+      if (grow !== 1 || dx || dy) {
+        g.setAttribute("transform", "translate(" + (x + dx) + " " + (y + dy) + ") scale(" + grow + ") translate("
+          + -x + " " + -y + ")");
+      }
+      return [g, [x + dx + (box[0] - x) * grow, y + dy + (box[1] - y) * grow,
+        x + dx + (box[2] - x) * grow, y + dy + (box[3] - y) * grow]];
     };
 
-    // The map itself, moved into one group (the board holds a single <svg>).
+    // The map itself, moved into one group (the board holds a single <svg>);
+    // its own names are left out: the labels below are placed for this scale.
     const base = TW.el("g", { class: "map" }, svg);
     for (const child of Array.from(map.childNodes)) {
       if (child.nodeType === 1) base.appendChild(document.importNode(child, true));
     }
+    for (const name of Array.from(base.querySelectorAll("g[id^='circle-'] > text"))) name.remove();
     const where = board.where;
+    const labels = TW.el("g", { class: "labels" }, svg);
+    const taken = []; // boxes of marks the names must leave free
+    const rings = {}; // place -> radius of its outermost discovery ring
 
     // Cubes still waiting at each trading place.
     for (const [colour, place] of Object.entries(board.cube_places)) {
@@ -58,21 +83,26 @@
       if (!at) continue;
       const left = st.cubes[colour];
       // Right of the place, or left of it where an enlarged tag would pass the edge.
-      const tx = at[0] + 26 * grow > width - 2 ? at[0] - 26 : at[0] + 12;
-      const tag = mark(at[0], at[1], [tx, at[1] - 13, tx + 14, at[1]], { class: "cube-count" });
+      const tx = at[0] + 26 * grow > edges[2] ? at[0] - 26 : at[0] + 12;
+      const [tag, box] = mark(at[0], at[1], [tx, at[1] - 13, tx + 14, at[1]], { class: "cube-count" });
       TW.el("rect", { x: tx, y: at[1] - 13, width: 14, height: 13, rx: 2,
         fill: left ? board.cube_fill[colour] : "#ccc", stroke: "#000" }, tag);
       TW.text(tag, tx + 7, at[1] - 3, left, { "text-anchor": "middle", "font-size": 10,
-        fill: ["white", "yellow", "pink"].indexOf(colour) >= 0 ? "#000" : "#fff" });
+        fill: LIGHT_CUBES.indexOf(colour) >= 0 ? "#000" : "#fff" });
       TW.title(tag, left + " " + colour + " cubes left at " + (board.names[place] || place));
+      taken.push(box);
     }
 
     // Discoveries: a ring in the discoverer's colour.
     st.discovered.forEach(function (places, s) {
       places.forEach(function (place) {
         const at = where[place];
-        if (at) TW.el("circle", { cx: at[0], cy: at[1], r: (10 + s * 2.5) * Math.sqrt(grow), fill: "none",
-          stroke: TW.seatColour(s), "stroke-width": 2 * Math.sqrt(grow) }, svg);
+        if (!at) return;
+        const r = (10 + s * 2.5) * Math.sqrt(grow);
+        rings[place] = Math.max(rings[place] || 0, r + 1);
+        const ring = TW.el("circle", { cx: at[0], cy: at[1], r: r, fill: "none",
+          stroke: TW.seatColour(s), "stroke-width": 2 * Math.sqrt(grow), class: "discovery" }, svg);
+        TW.title(ring, board.names[place] + " discovered by " + ctx.name(s));
       });
     });
 
@@ -84,60 +114,182 @@
       const k = crowd[place] = (crowd[place] || 0) + 1;
       const x = at[0] - 20 + (k - 1) * 22;
       const y = at[1] + 24;
-      const g = mark(at[0], at[1], [x - 13, y - 24, x + 13, y + 6], { class: "fleet", "data-seat": s });
+      const [g, box] = mark(at[0], at[1], [x - 13, y - 24, x + 13, y + 6], { class: "fleet", "data-seat": s });
+      taken.push(box);
       TW.el("path", { d: "M" + (x - 13) + "," + (y - 6) + " h26 l-6,12 h-14 z", fill: TW.seatColour(s), stroke: "#000", "stroke-width": 1.5 }, g);
       TW.el("path", { d: "M" + x + "," + (y - 6) + " v-18 l12,12 z", fill: "#fff", stroke: "#000" }, g);
       TW.text(g, x, y + 4, s, { "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": "bold" });
-      TW.title(g, "Seat " + TW.seatName(summary, s) + " fleet at " + (board.names[place] || place));
+      TW.title(g, ctx.name(s) + "'s fleet at " + (board.names[place] || place));
     });
 
-    // Panel under the map: round, Jerónimos, and one row per seat.
-    const size = narrow ? { title: 32, line: 30, hand: 28, cube: 30 } : { title: 19, line: 18, hand: 16, cube: 16 };
-    const chars = function (left, font, bold) { return TW.charsIn(width - left - 12, font, bold); };
-    const sheet = TW.el("rect", { x: 0, y: mapHeight, width: width, height: panel, fill: "#fbf8ef" }, svg);
-    const who = st.seat === null ? "spectator" : "seat " + st.seat;
-    let y = TW.textLines(svg, 12, mapHeight + (narrow ? 44 : 26), "Round " + st.round + " · " + st.phase + " · seat " + st.turn + " on move, "
-      + st.cards_played + " cards played" + (st.end_triggered ? " · end triggered" : "")
-      + " · Jerónimos " + st.jeronimos + " / " + st.jeronimos_size
-      + " · movement deck " + st.movement_deck + " · discovery pile " + st.discovery_pile
-      + " · viewing as " + who, chars(12, size.title, true), size.title * 1.25, { "font-size": size.title, "font-weight": "bold" });
-    for (let s = 0; s < n; s++) {
-      y += s === 0 ? (narrow ? 56 : 38) : (narrow ? 64 : 46);
-      const own = TW.privateOf(st, s);
-      TW.el("rect", { x: 10, y: y - size.line * 0.85, width: size.line * 0.9, height: size.line * 0.9, fill: TW.seatColour(s), rx: 2 }, svg);
-      const left = narrow ? 48 : 32;
-      y = TW.textLines(svg, left, y, TW.seatName(summary, s) + ": " + st.scores[s] + " points · at "
-        + (board.names[st.fleets[s]] || st.fleets[s]) + " · discovered " + st.discovered[s].length
-        + (st.sunk[s].length ? " · sunk caravels " + st.sunk[s].join(", ") : ""),
-      chars(left, size.line, true), size.line * 1.25,
-      { "font-size": size.line, "font-weight": st.turn === s && st.phase !== "over" ? "bold" : null });
-      const cube = size.cube;
-      st.cargo[s].forEach(function (colour, k) {
-        TW.el("rect", { x: left + k * (cube + 4), y: y + cube * 0.6, width: cube, height: cube, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, svg);
+    // Names last but under the marks: placed where nothing else is.
+    const placed = TW.placeLabels(parsed.circles, view, scale, taken, rings, frameWidth < 640);
+    for (const label of placed) {
+      if (label.leader) {
+        const [x1, y1, x2, y2] = label.leader;
+        TW.el("line", { x1: x1, y1: y1, x2: x2, y2: y2, stroke: "#0b2233", "stroke-width": (0.8 / scale).toFixed(2),
+          class: "leader" }, labels);
+      }
+      TW.text(labels, label.x, label.y, label.text, {
+        class: "place-label" + (label.secondary ? " secondary" : ""), "data-place": label.id,
+        "font-size": label.size.toFixed(2), "font-weight": label.bold ? "bold" : null, fill: label.secondary ? "#29465b" : "#0b2233",
+        stroke: "#d7ebf8", "stroke-width": (label.size * 0.22).toFixed(2), "paint-order": "stroke",
+        "stroke-linejoin": "round",
       });
-      const counts = st.discovery_counts[s];
-      let secret = "discovery cards: " + counts.green + " green, " + counts.yellow + " yellow";
-      let hand = "movement cards: " + st.movement_counts[s];
-      if (own && own.movement) {
-        hand = "movement " + (own.movement.join(" ") || "none");
-        secret = "discovery " + (own.discovery_cards.map(function (p) { return board.names[p] || p; }).join(", ") || "none")
-          + (own.drawn && own.drawn.length ? " · drawn " + own.drawn.join(", ") : "");
-      }
-      if (narrow) {
-        // Cargo on its own row, then the hand on as many lines as it needs.
-        if (st.cargo[s].length) y += cube + 8;
-        y = TW.textLines(svg, left, y + size.hand * 1.3, hand + " · " + secret, chars(left, size.hand), size.hand * 1.25,
-          { "font-size": size.hand, fill: "#234" });
-      } else {
-        const x = left + Math.max(1, st.cargo[s].length) * (cube + 4) + 10;
-        y = TW.textLines(svg, x, y + 24, hand + " · " + secret, chars(x, size.hand), size.hand * 1.25,
-          { "font-size": size.hand, fill: "#234" });
-      }
     }
-    // The panel grows with its wrapped lines.
-    const bottom = y + (narrow ? 40 : 62);
-    TW.setHeight(svg, bottom, null);
-    sheet.setAttribute("height", bottom - mapHeight);
+    svg.insertBefore(labels, base.nextSibling);
     return svg;
+  };
+
+  // -- what the drawer adds around the board -------------------------------------
+  const drawer = TW.drawers.caravelas;
+  drawer.zoomable = true;
+  drawer.scoreUnit = "points";
+
+  /* The seats under the map: points, where, discoveries, cargo, sunk caravels, cards. */
+  drawer.panel = function (frame, summary, ctx) {
+    const st = frame.state;
+    const board = summary.board;
+    const list = document.createElement("ul");
+    list.className = "seat-rows";
+    for (let s = 0; s < summary.players; s++) {
+      const row = document.createElement("li");
+      row.dataset.seat = String(s);
+      if (frame.to_move === s) row.classList.add("to-move");
+      const head = document.createElement("p");
+      head.className = "seat-head";
+      head.appendChild(TW.render(say`${ctx.seat(s)}: ${TW.count(st.scores[s], "point")}, fleet at ${placeName(ctx, st.fleets[s])}, ${TW.count(st.discovered[s].length, "discovery", "discoveries")}`, ctx));
+      row.appendChild(head);
+      const cargo = document.createElement("p");
+      cargo.className = "seat-cargo";
+      cargo.append("Cargo: ");
+      if (!st.cargo[s].length) cargo.append("none");
+      for (const colour of st.cargo[s]) {
+        const cube = TW.icon(14, 14, function (icon) {
+          TW.el("rect", { x: 1, y: 1, width: 12, height: 12, fill: board.cube_fill[colour] || "#999", stroke: "#000" }, icon);
+        });
+        TW.title(cube, colour + " cube");
+        cargo.append(cube, " ");
+      }
+      if (st.sunk[s].length) cargo.append(" · sunk: caravel " + TW.listWords(st.sunk[s]));
+      row.appendChild(cargo);
+      const own = TW.privateOf(st, s);
+      const counts = st.discovery_counts[s];
+      const cards = document.createElement("p");
+      cards.className = "seat-cards muted";
+      if (own && own.movement) {
+        cards.textContent = "Movement cards: " + (own.movement.join(", ") || "none") + ". Discovery cards: "
+          + (own.discovery_cards.map(function (p) { return placeName(ctx, p); }).join(", ") || "none") + "."
+          + (own.drawn && own.drawn.length ? " Choosing from: " + own.drawn.map(function (p) { return placeName(ctx, p); }).join(", ") + "." : "");
+      } else {
+        cards.textContent = TW.count(st.movement_counts[s], "movement card") + "; discovery cards: "
+          + counts.green + " green, " + counts.yellow + " yellow.";
+      }
+      row.appendChild(cards);
+      list.appendChild(row);
+    }
+    return list;
+  };
+
+  drawer.status = function (frame, ctx) {
+    const st = frame.state;
+    const who = ctx.seat(st.turn);
+    let parts;
+    if (st.phase === "over") {
+      parts = say`Game over after round ${st.round}.`;
+    } else if (st.phase === "keep") {
+      parts = say`Round ${st.round}: ${who} chooses which of ${TW.count(st.drawn_count, "drawn discovery card")} to keep.`;
+    } else if (st.phase === "sink") {
+      parts = say`Round ${st.round}: the die at the Cape showed 1, ${who} must sink a caravel.`;
+    } else if (st.phase === "discard") {
+      parts = say`Round ${st.round}: ${who} ends the turn and may discard movement cards.`;
+    } else {
+      parts = say`Round ${st.round}: ${who} is sailing, ${TW.count(st.cards_played, "card")} played this turn${st.turn_closed ? " (the turn is closed: only drawing or ending it remains)" : ""}.`;
+    }
+    parts.push(" Jerónimos: " + st.jeronimos + " of " + st.jeronimos_size + " filled. Movement deck: "
+      + TW.count(st.movement_deck, "card") + "; discovery pile: " + TW.count(st.discovery_pile, "card") + ".");
+    if (st.end_triggered && st.phase !== "over") parts.push(" The end is triggered: this round is the last.");
+    return parts;
+  };
+
+  drawer.legend = function (ctx) {
+    const board = ctx.board;
+    const circle = function (fill, dashed) {
+      return function (svg) {
+        TW.el("circle", { cx: 14, cy: 11, r: 7, fill: fill, stroke: "#1b4f72", "stroke-dasharray": dashed ? "3,2" : null }, svg);
+      };
+    };
+    return [
+      { icon: function (svg) {
+        TW.el("path", { d: "M4,13 h20 l-5,8 h-10 z", fill: TW.seatColour(0), stroke: "#000" }, svg);
+        TW.el("path", { d: "M14,13 v-12 l9,8 z", fill: "#fff", stroke: "#000" }, svg);
+      }, text: "a seat's fleet, in its colour" },
+      { icon: function (svg) {
+        TW.el("circle", { cx: 14, cy: 11, r: 5, fill: "#f5e6b3", stroke: "#1b4f72" }, svg);
+        TW.el("circle", { cx: 14, cy: 11, r: 9, fill: "none", stroke: TW.seatColour(1), "stroke-width": 2 }, svg);
+      }, text: "a place that seat discovered" },
+      { icon: function (svg) {
+        TW.el("rect", { x: 6, y: 4, width: 15, height: 14, rx: 2, fill: board.cube_fill.blue, stroke: "#000" }, svg);
+        TW.text(svg, 13.5, 15, "3", { "text-anchor": "middle", "font-size": 11, fill: "#fff" });
+      }, text: "cubes of that colour left at a trading place" },
+      { icon: circle("#c0392b"), text: "Lisboa and Calecute: draw discovery cards; Lisboa takes deliveries" },
+      { icon: circle("#2c3e50"), text: "the Cape: the fleet stops and rolls the die" },
+      { icon: circle("#f5e6b3"), text: "a place to discover" },
+      { icon: circle("#ffffff"), text: "open sea" },
+      { icon: circle("#d6eaf8", true), text: "sea skipped when following an arrow" },
+      { icon: function (svg) {
+        TW.el("line", { x1: 2, y1: 11, x2: 22, y2: 11, stroke: "#2471a3", "stroke-width": 2 }, svg);
+        TW.el("path", { d: "M20,6 L27,11 L20,16 z", fill: "#2471a3" }, svg);
+      }, text: "wind or current: one move along it" },
+    ];
+  };
+
+  // -- words ------------------------------------------------------------------
+  drawer.describeEvent = function (e, ctx) {
+    const who = ctx.seat(e.seat);
+    switch (e.event) {
+      case "move": return say`${who} sails ${TW.count(e.card, "move")} to ${placeName(ctx, e.to)}`;
+      case "discover": return say`${who} discovers ${placeName(ctx, e.place)}: ${TW.count(e.points, "point")}`;
+      case "collect": return say`${who} loads a ${e.colour} cube`;
+      case "deliver": {
+        const what = e.cubes && e.cubes.length ? "delivers " + TW.listWords(e.cubes) + " cubes for " + TW.count(e.points, "point") : "delivers nothing";
+        const fixed = e.repaired && e.repaired.length ? " and repairs caravel " + TW.listWords(e.repaired) : "";
+        return say`At Lisboa ${who} ${what}${fixed}`;
+      }
+      case "roll": return e.face
+        ? say`At the Cape ${who} rolls a 1: a caravel must sink`
+        : say`At the Cape ${who} rolls a 0: safe passage`;
+      case "no_disc": return say`No black disc is left: none of ${who}'s caravels sinks`;
+      case "sink": return say`${who}'s caravel ${e.caravel} sinks${e.cubes && e.cubes.length ? ", losing " + TW.listWords(e.cubes) + " cubes" : ""}`;
+      case "wrecked": return say`All of ${who}'s caravels are sunk: the fleet is towed home to Lisboa and repaired`;
+      case "draw": return say`${who} draws ${TW.count(e.cards, "discovery card")}`;
+      case "keep": return say`${who} keeps ${e.kept} and puts ${e.returned} under the pile`;
+      case "discard": return e.cards && e.cards.length
+        ? say`${who} discards movement cards ${TW.listWords(e.cards)}`
+        : say`${who} keeps all movement cards`;
+      case "reshuffle": return say`The used movement cards are shuffled into a new deck of ${TW.count(e.cards, "card")}`;
+      case "end_turn": return say`${who} ends the turn`;
+      case "end_triggered": {
+        const why = { score: "reached 100 points", jeronimos: "filled the last Jerónimos circle", round_limit: "hit the round limit" }[e.reason] || e.reason;
+        return say`${who} ${why}: this round is the last`;
+      }
+      case "game_over": return say`The game is over`;
+      default: return null;
+    }
+  };
+
+  drawer.describeAction = function (a, ctx, seat) {
+    const who = ctx.seat(seat);
+    switch (a.type) {
+      case "move": return say`${who} sails ${TW.count(a.card, "move")} to ${placeName(ctx, a.to)}`;
+      case "draw": return say`${who} draws discovery cards`;
+      case "keep": return say`${who} keeps ${TW.listWords(a.places.map(function (p) { return placeName(ctx, p); }))}`;
+      case "sink": return say`${who} sinks caravel ${a.caravel}`;
+      case "discard": return a.cards.length
+        ? say`${who} discards movement cards ${TW.listWords(a.cards)}`
+        : say`${who} keeps all movement cards`;
+      case "end_turn": return say`${who} ends the turn`;
+      default: return null;
+    }
   };
 })(window.Tradewinds);

@@ -1,6 +1,9 @@
 /* Tradewinds replay viewer: a few helpers shared by the board drawers.
    Drawers register themselves in Tradewinds.drawers[game]; each is a function
-   (frame, summary) -> <svg> element, drawing only from the frame's dicts. */
+   (frame, summary, ctx) -> <svg> element, drawing only from the frame's dicts
+   (ctx: the seats' names, see words.js). A drawer may also carry
+   describeEvent / describeAction (sentences), status (the line above the
+   board), legend, panel (HTML under the board), pauseTitle and scoreUnit. */
 "use strict";
 
 window.Tradewinds = window.Tradewinds || { drawers: {} };
@@ -93,10 +96,27 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return TW.SEAT_COLOURS[seat % TW.SEAT_COLOURS.length];
   };
 
-  /* Seat label shown in legends: "0 alice-bot v3". */
+  /* Seat label shown in the view menu: "0 alice-bot v3". */
   TW.seatName = function (summary, seat) {
     const label = summary && summary.seats ? summary.seats[seat] : "";
     return seat + (label ? " " + label : "");
+  };
+
+  /* Width of `content` in a sans-serif font of `size` units, measured by the
+     browser (a canvas never drawn), so labels can be placed before they exist. */
+  let measure = null;
+  TW.textWidth = function (content, size, bold) {
+    if (!measure) measure = document.createElement("canvas").getContext("2d");
+    measure.font = (bold ? "bold " : "") + "100px system-ui, sans-serif";
+    return measure.measureText(String(content)).width * size / 100;
+  };
+
+  /* A small picture for a legend: an <svg> of `width` x `height` drawn by `draw(svg)`. */
+  TW.icon = function (width, height, draw) {
+    const svg = TW.el("svg", { xmlns: NS, viewBox: "0 0 " + width + " " + height, width: width, height: height,
+      class: "icon", "aria-hidden": "true" });
+    draw(svg);
+    return svg;
   };
 
   /* Whether the board is phone-narrow, so a drawer may stack its panels. */

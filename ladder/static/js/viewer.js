@@ -1,12 +1,20 @@
 /* Tradewinds replay viewer core: controls, move list, seat views, keyboard and
    fetching frames in chunks. Every state shown comes from the server, which
-   rebuilds it with the game engine; nothing here knows the rules. */
+   rebuilds it with the game engine; nothing here knows the rules.
+
+   A position is a step and a stage: "final" (the state after the step's move)
+   or "pause" (for a move that ends a Manila voyage or a Meuterer round: the
+   board as it was settled, before the same move cleared it). Stepping and
+   playing pass through a pause; the slider, the move list and Home / End land
+   on a step's final stage. */
 "use strict";
 
 window.Tradewinds = window.Tradewinds || { drawers: {} };
 
 (function (TW) {
   const CHUNK = 200;
+  // How long playing holds a voyage's or round's end: several ticks, at least this.
+  const PAUSE_HOLD_MS = 1200;
 
   /* Where summaries and frames come from: GET for a stored match, POST of the
      file for one the user opened (see open-replay.js). */
@@ -59,6 +67,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     this.source = source;
     this.$ = function (id) { return root.querySelector("#" + id); };
     this.step = 0;
+    this.stage = "final";
     this.summary = null;
     this.view = "spectator";
     this.cache = new Map(); // "view:step" -> frame
@@ -73,19 +82,36 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     this.status("Loading the replay…");
     return this.source.summary().then(function (summary) {
       self.summary = summary;
+      self.ctx = TW.context(summary);
+      self.drawer = TW.drawers[summary.game] || TW.drawers._fallback;
+      self.pauses = new Map((summary.pauses || []).map(function (step, i) { return [step, i + 1]; }));
       // A link may name a step and a view: /matches/7#step=40&view=1
       const wanted = new URLSearchParams(window.location.hash.slice(1));
       const view = wanted.get("view");
       self.view = summary.perspectives.indexOf(view) >= 0 ? view : summary.perspectives[0];
       self.buildControls();
-      self.buildMoves();
-      self.bindKeys();
-      self.status("");
-      return self.goTo(Number(wanted.get("step")) || 0);
+      // The first frame's state names what the moves refer to (Meuterer's islands, say).
+      return self.frame(0).then(function (first) {
+        self.ctx.start = first ? first.state : null;
+        return self.begin(Number(wanted.get("step")) || 0);
+      });
     }).catch(function (error) {
       self.status("Cannot show this replay: " + error.message, true);
       throw error;
     });
+  };
+
+  /* Once the summary and the first frame are in: the move list, legend, zoom, keys. */
+  Viewer.prototype.begin = function (step) {
+    this.buildMoves();
+    TW.panels.legend(this);
+    this.zoom = this.drawer.zoomable ? new TW.Zoom(this) : null;
+    this.$("zoom-controls").hidden = !this.zoom;
+    this.$("board").classList.toggle("zoomable", Boolean(this.zoom));
+    this.root.classList.toggle("has-zoom", Boolean(this.zoom));
+    this.bindKeys();
+    this.status("");
+    return this.goTo(step);
   };
 
   Viewer.prototype.status = function (message, isError) {
@@ -93,6 +119,13 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     line.textContent = message;
     line.classList.toggle("error", Boolean(isError));
     line.hidden = !message;
+  };
+
+  /* "End of voyage 3" for a step whose move ends one, else "". */
+  Viewer.prototype.pauseTitle = function (step) {
+    const ordinal = this.pauses.get(step);
+    if (!ordinal) return "";
+    return this.drawer.pauseTitle ? this.drawer.pauseTitle(ordinal) : "End of part " + ordinal;
   };
 
   Viewer.prototype.buildControls = function () {
@@ -105,7 +138,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       option.value = value;
       option.textContent = value === "spectator"
         ? "Spectator (everything)"
-        : "Seat " + TW.seatName(summary, Number(value));
+        : "Seat " + value + ": " + this.ctx.name(Number(value));
       select.appendChild(option);
     }
     select.value = this.view;
@@ -117,37 +150,40 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     select.addEventListener("change", function () {
       self.view = select.value;
       self.drawn = -1;
-      self.goTo(self.step);
+      self.goTo(self.step, self.stage);
     });
     slider.addEventListener("input", function () { self.goTo(Number(slider.value)); });
     this.$("to-start").addEventListener("click", function () { self.pause(); self.goTo(0); });
     this.$("to-end").addEventListener("click", function () { self.pause(); self.goTo(self.summary.steps); });
-    this.$("step-back").addEventListener("click", function () { self.pause(); self.goTo(self.step - 1); });
-    this.$("step-forward").addEventListener("click", function () { self.pause(); self.goTo(self.step + 1); });
+    this.$("step-back").addEventListener("click", function () { self.pause(); self.back(); });
+    this.$("step-forward").addEventListener("click", function () { self.pause(); self.forward(); });
     this.$("play-pause").addEventListener("click", function () { self.toggle(); });
     this.$("speed").addEventListener("change", function () {
       if (self.playing) { self.pause(); self.play(); }
     });
   };
 
+  /* One item per move (its sentence, who played it, its time), and a mark after
+     each move that ends a voyage or round, which opens that pause. */
   Viewer.prototype.buildMoves = function () {
     const self = this;
     const list = this.$("move-list");
     list.textContent = "";
+    this.moveItems = [null];
+    this.pauseItems = new Map();
     const fragment = document.createDocumentFragment();
     for (const move of this.summary.moves) {
       const item = document.createElement("li");
+      item.className = "move";
       item.dataset.step = String(move.step);
-      const who = document.createElement("span");
-      who.className = "move-seat seat-" + (move.seat % 5);
-      who.textContent = "Seat " + move.seat;
+      item.value = move.step;
       const what = document.createElement("span");
       what.className = "move-action";
-      what.textContent = move.text;
-      item.append(who, " ", what);
+      what.appendChild(TW.render(TW.actionWords(this.drawer, move.seat, move.action, this.ctx), this.ctx));
+      item.appendChild(what);
       const took = moveTime(this.summary, move);
-      item.title = "Step " + move.step + ": seat " + TW.seatName(this.summary, move.seat)
-        + (took ? " (" + took + ")" : "");
+      item.title = "Step " + move.step + ": seat " + move.seat + " (" + this.ctx.label(move.seat) + ")"
+        + (took ? ", " + took : "");
       if (took) {
         const time = document.createElement("span");
         time.className = "move-time" + (move.ms == null ? " move-fallback" : "");
@@ -155,13 +191,27 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
         item.append(time);
       }
       fragment.appendChild(item);
+      this.moveItems.push(item);
+      const title = this.pauseTitle(move.step);
+      if (title) {
+        const mark = document.createElement("li");
+        mark.className = "pause-mark";
+        mark.dataset.step = String(move.step);
+        mark.dataset.stage = "pause";
+        mark.textContent = title;
+        mark.title = title + ": the board before it is cleared";
+        fragment.appendChild(mark);
+        this.pauseItems.set(move.step, mark);
+      }
     }
     list.appendChild(fragment);
     if (this.listBound) return;
     this.listBound = true;
     list.addEventListener("click", function (event) {
       const item = event.target.closest("li");
-      if (item) { self.pause(); self.goTo(Number(item.dataset.step)); }
+      if (!item) return;
+      self.pause();
+      self.goTo(Number(item.dataset.step), item.dataset.stage || "final");
     });
   };
 
@@ -200,16 +250,20 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
         return;
       }
       if (native(event.target)) return;
+      if (self.zoom && self.zoom.key(event)) {
+        event.preventDefault();
+        return;
+      }
       const moves = {
-        ArrowLeft: function () { return self.step - 1; },
-        ArrowRight: function () { return self.step + 1; },
-        Home: function () { return 0; },
-        End: function () { return self.summary.steps; },
+        ArrowLeft: function () { self.back(); },
+        ArrowRight: function () { self.forward(); },
+        Home: function () { self.goTo(0); },
+        End: function () { self.goTo(self.summary.steps); },
       };
-      if (moves[key]) {
+      if (moves[key] && !event.shiftKey) {
         event.preventDefault();
         self.pause();
-        self.goTo(moves[key]());
+        moves[key]();
       }
     });
     this.root.addEventListener("keyup", function (event) {
@@ -218,6 +272,22 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
         event.preventDefault();
       }
     });
+  };
+
+  /* One position on: a pause's final stage, or the next step (its pause first). */
+  Viewer.prototype.forward = function () {
+    if (this.stage === "pause") return this.goTo(this.step, "final");
+    const next = this.step + 1;
+    return this.goTo(next, this.pauses.has(next) ? "pause" : "final");
+  };
+
+  Viewer.prototype.back = function () {
+    if (this.stage === "final" && this.pauses.has(this.step)) return this.goTo(this.step, "pause");
+    return this.goTo(this.step - 1, "final");
+  };
+
+  Viewer.prototype.atEnd = function () {
+    return this.step >= this.summary.steps && this.stage === "final";
   };
 
   /* The frame of `step` in the current view, fetching its chunk when missing. */
@@ -237,15 +307,17 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return this.pending.get(chunkKey).then(function () { return self.cache.get(key); });
   };
 
-  Viewer.prototype.goTo = function (step) {
+  Viewer.prototype.goTo = function (step, stage) {
     if (!this.summary) return Promise.resolve();
     const target = Math.max(0, Math.min(this.summary.steps, step));
+    const wanted = stage === "pause" && this.pauses.has(target) ? "pause" : "final";
     this.step = target;
+    this.stage = wanted;
     this.updatePosition();
     const view = this.view;
     const self = this;
     return this.frame(target).then(function (frame) {
-      if (self.step !== target || self.view !== view || !frame) return; // overtaken
+      if (self.step !== target || self.stage !== wanted || self.view !== view || !frame) return; // overtaken
       self.draw(frame);
       self.prefetch(target);
     }).catch(function (error) {
@@ -263,22 +335,22 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
 
   Viewer.prototype.updatePosition = function () {
     const steps = this.summary.steps;
+    const pausing = this.stage === "pause";
     this.$("step-slider").value = String(this.step);
-    this.$("step-label").textContent = "step " + this.step + " / " + steps;
+    this.$("step-label").textContent = "step " + this.step + " / " + steps
+      + (pausing ? " · " + this.pauseTitle(this.step).toLowerCase() : "");
     const move = this.step > 0 ? this.summary.moves[this.step - 1] : null;
     const took = move ? moveTime(this.summary, move) : "";
     this.$("step-time").textContent = took ? "seat " + move.seat + " move: " + took : "";
     const list = this.$("move-list");
     const old = list.querySelector("[aria-current]");
     if (old) old.removeAttribute("aria-current");
-    if (this.step > 0) {
-      const item = list.children[this.step - 1];
-      if (item) {
-        item.setAttribute("aria-current", "step");
-        const top = item.offsetTop - list.offsetTop;
-        if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
-          list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-        }
+    const item = pausing ? this.pauseItems.get(this.step) : this.moveItems[this.step];
+    if (item) {
+      item.setAttribute("aria-current", "step");
+      const top = item.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
       }
     } else {
       list.scrollTop = 0;
@@ -286,29 +358,51 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     const focused = document.activeElement;
     this.$("step-back").disabled = this.step === 0;
     this.$("to-start").disabled = this.step === 0;
-    this.$("step-forward").disabled = this.step === steps;
-    this.$("to-end").disabled = this.step === steps;
+    this.$("step-forward").disabled = this.atEnd();
+    this.$("to-end").disabled = this.atEnd();
     // A button that just became disabled drops keyboard focus to the page body,
     // where the arrow keys no longer reach the viewer: keep focus on the board.
     if (focused && focused.disabled && this.root.contains(focused)) this.$("board").focus();
   };
 
+  /* The frame as its stage shows it: at a pause, the settled board, the events
+     logged until then, and nobody on move. */
+  function staged(frame, stage) {
+    if (stage !== "pause" || !frame.pause) return Object.assign({}, frame, { stage: "final" });
+    return Object.assign({}, frame, {
+      stage: "pause",
+      state: frame.pause.state,
+      events: frame.events.slice(0, frame.pause.events),
+      to_move: null,
+    });
+  }
+
   Viewer.prototype.draw = function (frame) {
     const game = this.summary.game;
     this.narrow = TW.isNarrow();
+    this.width = this.$("board").clientWidth;
     this.shown = frame;
-    const drawer = TW.drawers[game] || TW.drawers._fallback;
+    const shown = staged(frame, this.stage);
+    this.ctx.zoom = this.zoom ? this.zoom.state : null;
+    this.ctx.state = shown.state;
     let svg;
     try {
-      svg = drawer(frame, this.summary);
+      svg = this.drawer(shown, this.summary, this.ctx);
     } catch (error) {
-      svg = TW.drawers._fallback(frame, this.summary);
+      svg = TW.drawers._fallback(shown, this.summary);
       this.status("This board could not be drawn (" + error.message + "); showing the raw state.", true);
     }
     svg.setAttribute("data-step", String(frame.step));
+    svg.setAttribute("data-stage", shown.stage);
     svg.setAttribute("data-game", game);
     this.$("board").replaceChildren(svg);
+    TW.panels.update(this, shown, frame);
     this.drawn = frame.step;
+  };
+
+  /* Draw the shown frame again (a zoom, a resize), keeping the position. */
+  Viewer.prototype.redraw = function () {
+    if (this.shown && this.shown.step === this.step) this.draw(this.shown);
   };
 
   Viewer.prototype.toggle = function () {
@@ -318,7 +412,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
 
   Viewer.prototype.play = function () {
     if (this.playing || !this.summary) return;
-    if (this.step >= this.summary.steps) this.goTo(0);
+    if (this.atEnd()) this.goTo(0);
     this.playing = true;
     const button = this.$("play-pause");
     button.textContent = "Pause";
@@ -327,12 +421,14 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     const self = this;
     const tick = function () {
       if (!self.playing) return;
-      if (self.step >= self.summary.steps) { self.pause(); return; }
+      if (self.atEnd()) { self.pause(); return; }
       const delay = 1000 / Number(self.$("speed").value || 5);
       const started = performance.now();
-      self.goTo(self.step + 1).then(function () {
+      self.forward().then(function () {
         if (!self.playing) return;
-        self.timer = setTimeout(tick, Math.max(0, delay - (performance.now() - started)));
+        // A voyage's or round's end stays on the board long enough to be read.
+        const hold = self.stage === "pause" ? Math.max(4 * delay, PAUSE_HOLD_MS) : delay;
+        self.timer = setTimeout(tick, Math.max(0, hold - (performance.now() - started)));
       });
     };
     this.timer = setTimeout(tick, 0);
@@ -368,9 +464,16 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
   });
 
   // Drawers pick a phone or a wide layout from the board's width: a phone turned
-  // sideways (or a resized window) crossing that line gets the board redrawn.
+  // sideways (or a resized window) crossing that line gets the board redrawn; a
+  // zoomable map is redrawn on any width change, its labels being sized in pixels.
+  let resizing = null;
   window.addEventListener("resize", function () {
     const viewer = TW.viewer;
-    if (viewer && viewer.shown && viewer.narrow !== TW.isNarrow()) viewer.draw(viewer.shown);
+    if (!viewer || !viewer.shown) return;
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      const width = viewer.$("board").clientWidth;
+      if (viewer.narrow !== TW.isNarrow() || (viewer.zoom && width !== viewer.width)) viewer.redraw();
+    }, 100);
   });
 })(window.Tradewinds);

@@ -211,6 +211,92 @@ def test_action_text_reads_type_then_fields():
     assert replays.action_text({"add": 2}) == "add=2"
 
 
+def test_action_text_has_one_field_order_whatever_the_records():
+    """A bot may send its keys in any order; the move list reads them one way."""
+    engine_order = {"type": "place", "space": "boat", "good": "jade"}
+    bot_order = {"good": "jade", "space": "boat", "type": "place"}
+    assert replays.action_text(engine_order) == replays.action_text(bot_order)
+    assert replays.action_text(bot_order) == "place good=jade space=boat"
+    start = {"type": "start", "positions": {"silk": 4, "jade": 3}}
+    assert replays.action_text(start) == 'start positions={"jade": 3, "silk": 4}'
+
+
+PAUSES = [("manila", "prices", 4), ("meuterer", "sail", 3)]
+
+
+@pytest.mark.parametrize(("name", "ended", "players"), PAUSES)
+def test_a_move_that_ends_a_voyage_or_round_shows_the_board_before_it_is_cleared(
+    name, ended, players
+):
+    record = played(name, players)
+    replay = replays.load(record)
+    shown = replays.frames(replay, "spectator", 0, replays.MAX_CHUNK)["frames"]
+    paused = [f for f in shown if "pause" in f]
+    assert [f["step"] for f in paused] == replays.summary(replay)["pauses"] == replay.pauses
+    assert len(paused) >= 2  # several voyages or rounds, each ends once
+    for frame in paused:
+        pause = frame["pause"]
+        # The pause stops right after the event that settles the voyage or round...
+        assert frame["events"][pause["events"] - 1]["event"] == ended
+        assert ended not in [e["event"] for e in frame["events"][pause["events"] :]]
+        # ...and its board is not the one the move leaves behind.
+        before, after = pause["state"], frame["state"]
+        assert before != after
+        json.dumps(pause)
+        if name == "manila":
+            assert before["boats"] and all(boat["berth"] for boat in before["boats"])
+            assert after["voyage"] == before["voyage"] + 1 or frame["step"] == replay.steps
+        else:
+            assert before["characters"] is not None  # revealed at the round's end
+            # The next round, or the stevedore discarding before it, or the end.
+            assert after["round"] == before["round"] + 1 or after["phase"] in ("discard", "over")
+            assert after["table"] == []  # the cards of the round are discarded
+    # A seat's frames pause at the same steps, each from its own view.
+    seat = replays.frames(replay, 1, 0, replays.MAX_CHUNK)["frames"]
+    assert [f["step"] for f in seat if "pause" in f] == replay.pauses
+    assert all(f["pause"]["state"]["seat"] == 1 for f in seat if "pause" in f)
+
+
+def test_no_pause_at_the_end_when_the_final_board_is_the_settled_one():
+    """Manila ends with a voyage's settlement: the last board is already that one."""
+    replay = replays.load(played("manila", 3))
+    last = replays.frames(replay, "spectator", replay.steps, 1)["frames"][-1]
+    assert "pause" not in last and replay.steps not in replay.pauses
+    assert [e["event"] for e in last["events"]][-2:] == ["prices", "game_over"]
+
+
+def test_a_chunk_pauses_only_inside_its_own_steps(manila):
+    replay = replays.load(manila)
+    first = replay.pauses[0]
+    chunk = replays.frames(replay, "spectator", first + 1, 40)["frames"]
+    assert all(f["step"] > first for f in chunk)
+    assert [f["step"] for f in chunk if "pause" in f] == [
+        s for s in replay.pauses if first < s <= first + 40
+    ]
+
+
+def test_caravelas_has_no_pauses():
+    replay = replays.load(played("caravelas", 2))
+    assert replay.pauses == [] and replays.summary(replay)["pauses"] == []
+
+
+def test_summary_ranks_are_the_ladders_when_recorded(manila):
+    engine_ranks = manila["result"]["ranks"]
+    assert replays.summary(replays.load(manila))["ranks"] == engine_ranks
+    # A faulted seat ranks last, whatever it scored: the ladder's ranks win.
+    faulted = {**manila, "ranks": [3, 1, 2], "statuses": ["crash", "ok", "ok"]}
+    summary = replays.summary(replays.load(faulted))
+    assert summary["ranks"] == [3, 1, 2] and summary["statuses"] == ["crash", "ok", "ok"]
+    assert summary["result"]["scores"] == manila["result"]["scores"]
+    assert all(type(score) is int for score in summary["result"]["scores"])
+    # Ranks or statuses a file got wrong are not shown.
+    odd = {**manila, "ranks": [1, "2", 9], "statuses": ["ok", 5, "ok"]}
+    summary = replays.summary(replays.load(odd))
+    assert summary["ranks"] == engine_ranks and summary["statuses"] is None
+    cut = replays.load({**manila, "actions": manila["actions"][:10], "result": None})
+    assert replays.summary(cut)["ranks"] is None
+
+
 @pytest.mark.parametrize(("game", "old"), [("caravelas", "caravelas-1"), ("manila", "manila-1")])
 def test_a_record_of_an_older_engine_version_loads_and_plays_under_its_own_rules(game, old):
     """Old match pages keep working: the record replays, and its frames, by its own rules."""

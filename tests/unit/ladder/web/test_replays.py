@@ -42,7 +42,7 @@ def manila_match(session, config, alice, bob):
 
 
 def test_match_page_carries_the_viewer_and_owner_only_stderr(client, manila_match):
-    match, _record = manila_match
+    match, record = manila_match
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     for needle in (
         'id="replay-viewer"',
@@ -50,12 +50,24 @@ def test_match_page_carries_the_viewer_and_owner_only_stderr(client, manila_matc
         'id="seat-view"',
         'id="move-list"',
         'id="board"',
+        'id="step-events"',
+        'id="board-status"',
+        'id="game-over"',
+        'id="zoom-controls"',
         "/static/js/viewer.js",
+        "/static/js/words.js",
+        "/static/js/viewer-panels.js",
+        "/static/js/zoom.js",
+        "/static/js/labels.js",
         "/static/js/draw-manila.js",
         "/static/css/viewer.css",
     ):
         assert needle in page
     assert "<script>" not in page  # no inline script: the CSP allows files only
+    # Scores as the games count them: whole numbers, not 45.0.
+    for score in record["result"]["scores"]:
+        assert f'<td class="n">{score}</td>' in page
+    assert ".0</td>" not in page
     assert "stderr of seat" not in page
     login(client, "bob")
     own = client.get(f"/matches/{match.id}").get_data(as_text=True)
