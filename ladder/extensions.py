@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, current_app, g
 from flask_login import LoginManager
 from flask_wtf import CSRFProtect
+from psycopg.types.string import StrDumperUnknown
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -41,7 +42,27 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.driver == "psycopg":
+        event.listen(engine, "connect", _nul_free_text)
+    return engine
+
+
+class NulFreeStrDumper(StrDumperUnknown):
+    """psycopg's default str dumper, with U+FFFD in place of NUL.
+
+    PostgreSQL's text types cannot hold NUL (SQLite's can), and what bots write to
+    stderr, and what visitors type, may carry one: without this the whole transaction
+    (a match's recording, a login) failed instead of keeping the rest of the text.
+    """
+
+    def dump(self, obj: str):
+        return super().dump(obj.replace("\x00", "\ufffd"))
+
+
+def _nul_free_text(dbapi_connection, _record) -> None:
+    # Registered last, so it is the default for str on this connection.
+    dbapi_connection.adapters.register_dumper(str, NulFreeStrDumper)
 
 
 class Database:
