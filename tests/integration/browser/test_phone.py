@@ -1,8 +1,10 @@
 """Every page fits a phone's width: the page never scrolls sideways, the replay
-board scales down to the screen and stays readable, wide tables scroll inside
-their own box."""
+board scales down to the screen and stays readable, the navigation is one line
+with a menu, wide tables scroll inside their own box and show that they do."""
 
 from __future__ import annotations
+
+import base64
 
 import pytest
 from playwright.sync_api import expect
@@ -73,7 +75,7 @@ def test_pages_fit_a_phone(phone, site):
     bot_page = phone.locator("table a[href^='/bots/']").first.get_attribute("href")
     pages = ["/", "/leaderboard/manila", bot_page, f"/matches/{match_id}", "/matches"]
     pages += [f"/leaderboard/{game}" for game in games()] + [f"/games/{g}" for g in games()]
-    pages += ["/replays/open", "/login", "/register"]
+    pages += ["/replays/open", "/login", "/register", "/docs/bots"]
     for path in pages:
         phone.goto(path)
         assert_no_sideways_scroll(phone, path)
@@ -105,3 +107,111 @@ def test_desktop_board_keeps_its_wide_layout(page, site, game):
     side = page.locator(".viewer-side").bounding_box()
     assert board_box["width"] == pytest.approx(frame_width, abs=1)
     assert side["x"] > board_box["x"] + board_box["width"], "move list no longer beside the board"
+
+
+# -- the navigation and wide tables -------------------------------------------
+def nav_boxes(page) -> dict:
+    """The nav's box and those of the name and the menu button, in CSS px."""
+    return page.evaluate(
+        """() => Object.fromEntries(["nav.site-nav", ".site-nav .brand", ".menu-toggle"]
+            .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+    )
+
+
+def assert_nav_on_one_line(page, what: str) -> None:
+    boxes = nav_boxes(page)
+    nav, brand, button = boxes["nav.site-nav"], boxes[".site-nav .brand"], boxes[".menu-toggle"]
+    # One line: the name and the button side by side, and nothing else below them.
+    assert abs((brand["top"] + brand["bottom"]) / 2 - (button["top"] + button["bottom"]) / 2) < 4
+    assert button["left"] > brand["right"] and button["right"] <= page.viewport_size["width"]
+    assert nav["height"] <= button["height"] + 24, f"{what}: the nav is {nav['height']}px tall"
+    expect(page.locator(".site-nav .menu")).to_be_hidden()
+
+
+def test_phone_navigation_is_one_line_and_a_menu(phone, site):
+    phone.goto("/")
+    assert_nav_on_one_line(phone, "logged out")
+    shot(phone, "site-phone-nav-390")
+    menu_button = phone.get_by_role("button", name="Menu")
+    expect(menu_button).to_have_attribute("aria-expanded", "false")
+
+    menu_button.tap()
+    expect(menu_button).to_have_attribute("aria-expanded", "true")
+    links = phone.locator(".site-nav .menu a")
+    expect(links.first).to_be_visible()
+    boxes = links.evaluate_all("links => links.map(a => a.getBoundingClientRect().toJSON())")
+    assert min(b["height"] for b in boxes) >= 40, "menu links are small tap targets"
+    assert max(b["right"] for b in boxes) <= phone.viewport_size["width"]
+    assert_no_sideways_scroll(phone, "the open menu")
+    shot(phone, "site-phone-menu-open-390")
+    # Escape folds it again; a link in it goes where it says.
+    phone.keyboard.press("Escape")
+    expect(phone.locator(".site-nav .menu")).to_be_hidden()
+    expect(menu_button).to_be_focused()
+    menu_button.tap()
+    phone.locator(".site-nav .menu").get_by_role("link", name="Writing a bot").tap()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Writing a Tradewinds bot")
+    assert_nav_on_one_line(phone, "the bot guide")
+
+    register(phone, "flask")  # logged in the menu holds more links, still folded to one line
+    assert_nav_on_one_line(phone, "logged in")
+    phone.get_by_role("button", name="Menu").tap()
+    expect(phone.get_by_role("button", name="Log out flask")).to_be_visible()
+    shot(phone, "site-phone-menu-logged-in-390")
+
+
+# Draws an element's screenshot on a canvas and returns, for a pixel column just
+# inside each side, the brightest pixel (0-255): the page's white shows there unless
+# a shadow lies along the whole edge. The outermost pixels are skipped: a box with a
+# fractional width or top is captured with a rim of the page around it.
+EDGE_LIGHT = """async (png) => {
+  const img = new Image();
+  img.src = "data:image/png;base64," + png;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = img.width; canvas.height = img.height;
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const rim = 4;
+  const brightest = (x) => {
+    const d = g.getImageData(x, rim, 1, img.height - 2 * rim).data;
+    let best = 0;
+    for (let i = 0; i < d.length; i += 4) best = Math.max(best, (d[i] + d[i + 1] + d[i + 2]) / 3);
+    return best;
+  };
+  return [brightest(rim), brightest(img.width - 1 - rim)];
+}"""
+
+
+def edge_light(box, decoder) -> tuple[float, float]:
+    """How light the left and right edges of `box` look on screen (255: untouched white)."""
+    png = base64.b64encode(box.screenshot(animations="disabled")).decode()
+    return tuple(decoder.evaluate(EDGE_LIGHT, png))
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [("/leaderboard/manila", "leaderboard"), ("/games/caravelas", "caravelas-rules")],
+)
+def test_tables_that_scroll_sideways_show_it(phone, site, path, name):
+    phone.goto(path)
+    scrolls = phone.locator(".table-scroll").evaluate_all(
+        "boxes => boxes.map(b => b.scrollWidth > b.clientWidth + 1)"
+    )
+    wide = [i for i, yes in enumerate(scrolls) if yes]
+    assert wide, f"no table on {path} is wider than a phone"
+    box = phone.locator(".table-scroll").nth(wide[0])
+    box.scroll_into_view_if_needed()
+    decoder = phone.context.new_page()  # a blank page: no site policy refuses the data: image
+    try:
+        left, right = edge_light(box, decoder)
+        assert right < 235 <= 250 <= left, f"at the start: left {left}, right {right}"
+        shot(phone, f"site-phone-{name}-table-390")
+        box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        left, right = edge_light(box, decoder)
+        assert left < 235 <= 250 <= right, f"at the end: left {left}, right {right}"
+        box.evaluate("b => { b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2; }")
+        left, right = edge_light(box, decoder)
+        assert left < 235 and right < 235, f"in the middle: left {left}, right {right}"
+    finally:
+        decoder.close()

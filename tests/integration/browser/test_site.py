@@ -1,13 +1,15 @@
-"""The site in a real browser: accounts, uploads, charts, phones and keyboards."""
+"""The site in a real browser: accounts, uploads, charts, phones and keyboards, and the
+pages a first-time visitor reads (rules, the bot guide, API tokens) at 1280 and 390 px."""
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.integration.browser.conftest import PHONE, needs_browser, shot
+from tests.integration.browser.conftest import PHONE, games, needs_browser, shot
 
 pytestmark = needs_browser
 
@@ -26,7 +28,8 @@ def register(page, name: str, password: str = "correct horse battery") -> None:
     page.get_by_label("Password again").fill(password)
     page.get_by_role("button", name="Register").click()
     expect(page.locator(".flash")).to_contain_text(f"Welcome aboard, {name}")
-    expect(page.get_by_role("button", name=f"Log out {name}")).to_be_visible()
+    # On a phone the button is in the folded menu: its text says who is logged in.
+    expect(page.locator(".site-nav button.link")).to_have_text(f"Log out {name}")
 
 
 def log_in(page, name: str, password: str = "correct horse battery") -> None:
@@ -34,7 +37,8 @@ def log_in(page, name: str, password: str = "correct horse battery") -> None:
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {name}")).to_be_visible()
+    # On a phone the button is in the folded menu: its text says who is logged in.
+    expect(page.locator(".site-nav button.link")).to_have_text(f"Log out {name}")
 
 
 def test_register_log_in_upload_and_see_the_bot_validated(page, site, tmp_path):
@@ -141,8 +145,9 @@ def test_phone_sized_pages_fit_the_screen(phone, site):
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{path} is {width}px wide on a {PHONE['width']}px phone"
         shot(phone, name)
-    # Every nav link is a comfortable tap target.
-    heights = phone.locator(".site-nav a").evaluate_all(
+    # Every nav link, once the menu is open, is a comfortable tap target.
+    phone.get_by_role("button", name="Menu").tap()
+    heights = phone.locator(".site-nav .menu a").evaluate_all(
         "links => links.map(a => a.getBoundingClientRect().height)"
     )
     assert heights and min(heights) >= 40
@@ -170,3 +175,95 @@ def test_pages_without_the_chart_library_still_show_their_numbers(page, site):
     expect(page.locator("#rating-chart canvas")).to_have_count(0)
     expect(page.locator("#rating-chart")).not_to_have_attribute("data-drawn", "true")
     shot(page, "12-bot-page-without-chart-library")
+
+
+# -- what a first-time visitor reads -------------------------------------------
+def both_widths(page, name: str) -> None:
+    """Screenshots of the page as it is now, at 1280 px and at a phone's 390 px, which it fits."""
+    size = page.viewport_size
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, f"{name} is {wide}px wide at {width}px"
+        shot(page, f"{name}-{width}")
+    page.set_viewport_size(size)
+
+
+@pytest.mark.parametrize("game", games())
+def test_game_page_shows_the_rules_as_a_document(page, site, game):
+    page.goto(f"/games/{game}")
+    expect(page).to_have_title(f"{game.capitalize()} · Tradewinds")
+    rules = page.locator("#rules")
+    expect(rules.locator("h2").first).to_be_visible()
+    expect(rules.locator("table").first).to_be_visible()
+    assert rules.locator("table").count() >= 2
+    # The example view is folded away until asked for.
+    view = page.locator("details.fold").first
+    expect(view.locator("pre")).to_be_hidden()
+    view.locator("summary").click()
+    expect(view.locator("pre")).to_be_visible()
+    expect(view.locator("pre")).to_contain_text('"phase"')
+    view.locator("summary").click()
+    # The "rules" link under the heading lands on them.
+    page.get_by_role("link", name="rules", exact=True).click()
+    expect(page).to_have_url(re.compile(r"#rules$"))
+    both_widths(page, f"site-game-{game}")
+
+
+def test_bot_guide_is_one_click_from_home_and_from_the_upload_page(page, site):
+    page.goto("/")
+    expect(page).to_have_title("Tradewinds")
+    page.locator("main").get_by_role("link", name="Writing a bot").click()
+    expect(page).to_have_url(re.compile(r"/docs/bots$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Writing a Tradewinds bot")
+    curl = page.locator("pre", has_text="Authorization: Bearer")
+    expect(curl).to_contain_text("-F file=@bot.py")
+    expect(curl).to_contain_text("/api/v1/versions")
+    expect(page).to_have_title("Writing a bot · Tradewinds")
+    both_widths(page, "site-bot-guide")
+
+    register(page, "queequeg")
+    page.goto("/upload")  # the short address people type
+    expect(page).to_have_url(re.compile(r"/bots/upload$"))
+    page.locator("main").get_by_role("link", name="Writing a bot").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Writing a Tradewinds bot")
+
+
+def test_the_site_has_an_icon(page, site):
+    page.goto("/")
+    href = page.locator("link[rel=icon]").get_attribute("href")
+    icon = page.request.get(href)
+    assert icon.ok and icon.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in icon.body()
+    # Clients that ask the old address are sent to the same icon.
+    assert page.request.get("/favicon.ico").url.endswith(href)
+
+
+def test_token_form_is_blank_after_making_a_token(page, site):
+    register(page, "starbuck")
+    page.get_by_role("link", name="API tokens").click()
+    page.get_by_label("Token name").fill("laptop")
+    page.get_by_role("button", name="Create token").click()
+    token = page.locator(".flash code")
+    expect(token).to_have_text(re.compile(r"^tw_"))
+    expect(page.get_by_label("Token name")).to_have_value("")
+    expect(page.locator("table")).to_contain_text("laptop")
+    # The command-line example carries the new token.
+    expect(page.locator("pre.command")).to_contain_text(f"Bearer {token.text_content()}")
+    # Logged in, the nav holds more links: the site's on one row, the account's on a second.
+    tops = page.locator(".site-nav a, .site-nav button").evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    tops.sort()
+    rows = 1 + sum(1 for a, b in pairwise(tops) if b - a > 8)
+    assert rows <= 2, f"the nav takes {rows} rows: link tops {tops}"
+    both_widths(page, "site-tokens")
+
+
+def test_desktop_nav_is_one_row_and_has_no_menu_button(page, site):
+    page.goto("/")
+    expect(page.get_by_role("button", name="Menu")).to_be_hidden()
+    tops = page.locator(".site-nav a").evaluate_all(
+        "links => links.map(a => Math.round(a.getBoundingClientRect().top))"
+    )
+    assert max(tops) - min(tops) <= 4, f"the nav wraps at 1280 px: link tops {sorted(set(tops))}"
