@@ -186,3 +186,5 @@ def configure_logging(component: str, level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Python warnings (Celery's as root, say) become JSON records too, not loose lines.
+    logging.captureWarnings(True)

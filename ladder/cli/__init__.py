@@ -45,11 +45,13 @@ main.add_command(tournament.tournament)
 @click.option("--web-workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
               help="matches one worker plays at once")  # fmt: skip
-def run(host: str, port: int, web_workers: int, concurrency: int) -> None:
+@click.option("--status-every", type=click.IntRange(min=1), default=60, show_default=True,
+              help="seconds between status lines")  # fmt: skip
+def run(host: str, port: int, web_workers: int, concurrency: int, status_every: int) -> None:
     """Run the whole service here: Redis, web, a worker and the scheduler (Ctrl-C stops all)."""
     from ladder.cli.processes import run_all
 
-    run_all(host, port, web_workers, concurrency)
+    run_all(host, port, web_workers, concurrency, status_every)
 
 
 @main.command()

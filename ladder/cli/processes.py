@@ -23,6 +23,7 @@ from pathlib import Path
 import click
 
 from ladder import settings
+from ladder.cli.console import LogTail, status_line
 from ladder.cli.db import upgrade
 from ladder.jobs.celery_app import QUEUES
 
@@ -30,9 +31,15 @@ STOP_WAIT_S = 15
 
 
 def free_port(preferred: int) -> int:
-    """`preferred` if nothing listens there, else any free local port."""
+    """`preferred` if nothing listens there, else any free local port.
+
+    The probe binds with SO_REUSEADDR, as gunicorn and Redis do: a port whose last
+    connections still linger in TIME_WAIT (a restart within a minute) is free to
+    them, and only a live listener makes it busy.
+    """
     for port in (preferred, 0):
         with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
@@ -52,8 +59,8 @@ def redis_server() -> str:
     return path
 
 
-def start_redis(var: Path, port: int) -> subprocess.Popen:
-    """A private Redis on 127.0.0.1:`port`, its data under var/redis."""
+def start_redis(var: Path, port: int, log: Path | None = None) -> subprocess.Popen:
+    """A private Redis on 127.0.0.1:`port`, its data under var/redis (its log in `log`)."""
     data = var / "redis"
     data.mkdir(parents=True, exist_ok=True)
     command = [
@@ -65,6 +72,8 @@ def start_redis(var: Path, port: int) -> subprocess.Popen:
         "--appendonly", "no",
         "--protected-mode", "yes",
     ]  # fmt: skip
+    if log is not None:
+        command += ["--logfile", str(log)]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -92,20 +101,32 @@ ACCESS_LOG_FORMAT = (
 def web_command(bind: str, workers: int) -> list[str]:
     return python_module(
         "gunicorn", "--bind", bind, "--workers", str(workers), "--access-logfile", "-",
-        "--access-logformat", ACCESS_LOG_FORMAT, "ladder.web.wsgi:app",
+        "--access-logformat", ACCESS_LOG_FORMAT,
+        "--logger-class", "ladder.web.gunicorn_log.JsonLogger",
+        *_no_control_socket(), "ladder.web.wsgi:app",
     )  # fmt: skip
+
+
+def _no_control_socket() -> list[str]:
+    """gunicorn 24+ opens a control socket under ~/.gunicorn by default; we never use it,
+    and a service should leave nothing in its user's home."""
+    from gunicorn.config import KNOWN_SETTINGS
+
+    has_socket = any(setting.name == "control_socket" for setting in KNOWN_SETTINGS)
+    return ["--no-control-socket"] if has_socket else []
 
 
 def worker_command(concurrency: int) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.jobs.worker_app", "worker", "--concurrency", str(concurrency),
-        "--queues", ",".join(QUEUES), "--loglevel", "INFO", "--without-mingle", "--without-gossip",
+        "celery", "-A", "ladder.jobs.worker_app", "--quiet", "worker",
+        "--concurrency", str(concurrency), "--queues", ",".join(QUEUES),
+        "--loglevel", "INFO", "--without-mingle", "--without-gossip",
     )  # fmt: skip
 
 
 def beat_command(var: Path) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.jobs.worker_app", "beat", "--loglevel", "INFO",
+        "celery", "-A", "ladder.jobs.worker_app", "--quiet", "beat", "--loglevel", "INFO",
         "--schedule", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 
@@ -121,10 +142,17 @@ def stop(procs: dict[str, subprocess.Popen]) -> None:
 
 
 def _stop_groups(procs: dict[str, subprocess.Popen]) -> None:
-    """SIGTERM every process group, then SIGKILL what is still there after a while."""
+    """SIGTERM each leader (gunicorn's master, Celery's main process): it stops its
+    own children in order (a warm shutdown lets running matches end). Then SIGKILL
+    whatever is left in its process group, at once if it has ended, else after a while.
+
+    Signalling the whole group instead would strike Celery's pool processes mid-task,
+    which the worker logs as errors (WorkerLostError) on every Ctrl-C.
+    """
     for proc in procs.values():
         if proc.poll() is None:
-            _signal_group(proc, signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT_S
     for proc in procs.values():
         try:
@@ -132,6 +160,8 @@ def _stop_groups(procs: dict[str, subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             _signal_group(proc, signal.SIGKILL)
             proc.wait()
+        else:
+            _signal_group(proc, signal.SIGKILL)  # leftovers of a leader that ended
 
 
 def _signal_group(proc: subprocess.Popen, signo: int) -> None:
@@ -168,50 +198,148 @@ def seed(env: dict) -> tuple[str, str]:
     return name, password
 
 
-def run_all(host: str, port: int, web_workers: int, concurrency: int) -> None:
-    """Start everything, print the URL, and supervise until Ctrl-C or a child dies."""
+def run_all(
+    host: str, port: int, web_workers: int, concurrency: int, status_every_s: int = 60
+) -> None:
+    """Start everything, say where once it is up, and supervise until Ctrl-C or a child dies.
+
+    Each process logs to var/log/<name>.log; the console shows the banner once the
+    site answers and the worker is ready, then a status line every `status_every_s`
+    and any error a process logs.
+    """
     env = dict(os.environ)
     var = Path(env.get("LADDER_VAR", settings.VAR))
-    var.mkdir(parents=True, exist_ok=True)
+    logs = var / "log"
+    logs.mkdir(parents=True, exist_ok=True)
     env.setdefault("LADDER_VAR", str(var))
     procs: dict[str, subprocess.Popen] = {}
+    files = []
     stopping = False
 
     def on_signal(signo, _frame) -> None:
         nonlocal stopping
         stopping = True
 
+    def start(name: str, command: list[str]) -> None:
+        out = open(logs / f"{name}.log", "ab")  # noqa: SIM115 - closed at the end
+        files.append(out)
+        procs[name] = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    tail = LogTail(logs)
+    tail.start()
     try:
-        if not env.get("REDIS_URL"):
-            redis_port = free_port(int(env.get("LADDER_REDIS_PORT", 6390)))
-            procs["redis"] = start_redis(var, redis_port)
-            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
-        user, password = seed(env)
         if free_port(port) != port:
             raise click.ClickException(f"port {port} is in use; pass --port")
+        if not env.get("REDIS_URL"):
+            redis_port = free_port(int(env.get("LADDER_REDIS_PORT", 6390)))
+            procs["redis"] = start_redis(var, redis_port, logs / "redis.log")
+            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        click.echo(f"Starting Tradewinds (logs in {logs}/) ...")
+        user, password = seed(env)
         bind = f"{host}:{port}"
-        for name, command in (
-            ("web", web_command(bind, web_workers)),
-            ("worker", worker_command(concurrency)),
-            ("beat", beat_command(var)),
-        ):
-            procs[name] = subprocess.Popen(command, env=env, start_new_session=True)
+        start("web", web_command(bind, web_workers))
+        start("worker", worker_command(concurrency))
+        start("beat", beat_command(var))
+        watch = _Watch(procs, tail, lambda: stopping)
+        watch.until(lambda: _answers(host, port) and _ready(logs / "worker.log"), 120)
+        if stopping:
+            return
         click.echo(
             f"\nTradewinds is running at http://{bind}/\n"
-            f"  demo account: {user} / {password}\n"
-            f"  broker: {env['REDIS_URL']}   database: {settings.database_url(env)}\n"
-            "  Ctrl-C stops everything.\n"
+            f"  demo account: {user}   password: {password}\n"
+            f"  logs: {logs}/ (web, worker and beat in JSON lines; redis.log)\n"
+            f"  database: {settings.database_url(env)}   broker: {env['REDIS_URL']}\n"
+            f"  A status line follows every {status_every_s} s. Ctrl-C stops everything.\n"
         )
-        parent = os.getppid()
-        while not stopping:
-            if os.getppid() != parent:
-                break  # whoever started us (make, a shell) is gone: stop with it
-            dead = [n for n, p in procs.items() if p.poll() is not None]
-            if dead:
-                raise click.ClickException(f"{', '.join(dead)} stopped unexpectedly")
+        status = _status_reader(env, status_every_s)
+        next_status = time.monotonic() + status_every_s
+        while watch.step():
+            if time.monotonic() >= next_status:
+                click.echo(status())
+                next_status += status_every_s
             time.sleep(0.5)
     finally:
+        if procs:
+            click.echo("stopping ...")
         stop(procs)
+        for alarm in tail.alarms():
+            click.echo(alarm, err=True)
+        for out in files:
+            out.close()
     click.echo("stopped")
+
+
+class _Watch:
+    """Supervision: print new alarms, notice a dead child, the parent gone, or Ctrl-C."""
+
+    def __init__(self, procs, tail: LogTail, stopping) -> None:
+        self.procs, self.tail, self.stopping = procs, tail, stopping
+        self.parent = os.getppid()
+
+    def step(self) -> bool:
+        """One look; False when it is time to stop. A dead child is an error."""
+        for alarm in self.tail.alarms():
+            click.echo(alarm, err=True)
+        if self.stopping() or os.getppid() != self.parent:
+            return False  # Ctrl-C, or whoever started us (make, a shell) is gone
+        dead = [n for n, p in self.procs.items() if p.poll() is not None]
+        if dead:
+            raise click.ClickException(
+                f"{', '.join(dead)} stopped unexpectedly; see {self.tail.folder}/"
+            )
+        return True
+
+    def until(self, ready, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.step() and not ready():
+            if time.monotonic() > deadline:
+                raise click.ClickException(
+                    f"the service did not come up within {timeout_s:.0f} s;"
+                    f" see {self.tail.folder}/"
+                )
+            time.sleep(0.25)
+
+
+def _answers(host: str, port: int) -> bool:
+    """Whether the site answers HTTP (any status) on host:port."""
+    import http.client
+
+    connection = http.client.HTTPConnection(host, port, timeout=2)
+    try:
+        connection.request("GET", "/")
+        connection.getresponse().read()
+        return True
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def _ready(worker_log: Path) -> bool:
+    """Whether the Celery worker said it is ready (a JSON record ending in ' ready.')."""
+    try:
+        return b' ready."' in worker_log.read_bytes()[-65536:]
+    except OSError:
+        return False
+
+
+def _status_reader(env: dict, every_s: int):
+    """A function giving the status line, with an engine opened once."""
+    from sqlalchemy.orm import Session
+
+    from ladder.extensions import make_engine
+
+    engine = make_engine(settings.database_url(env))
+
+    def read() -> str:
+        try:
+            with Session(engine) as session:
+                return status_line(session, every_s)
+        except Exception as exc:  # the status line must never stop the service
+            return f"[{time.strftime('%H:%M')}] status unavailable: {exc}"
+
+    return read

@@ -1,0 +1,118 @@
+"""`ladder run` as an operator sees it: a quiet console, logs in files, a clean Ctrl-C,
+and a restart on the same port at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ladder.cli.processes import free_port
+from tests.integration.conftest import needs_bwrap
+
+pytestmark = [pytest.mark.integration, needs_bwrap]
+
+LADDER = str(Path(sys.executable).parent / "ladder")
+# What Celery itself prints at a warm shutdown, outside any log format.
+CELERY_SAYS = {"worker: Warm shutdown (MainProcess)"}
+
+
+class Console:
+    """A running `ladder run` whose console lines are collected as they come."""
+
+    def __init__(self, tmp_path: Path, port: int) -> None:
+        home = tmp_path / "home"
+        home.mkdir(exist_ok=True)
+        env = {
+            **os.environ,
+            "LADDER_VAR": str(tmp_path / "var"),
+            "HOME": str(home),
+            "LADDER_REDIS_PORT": str(free_port(0)),
+            "SCHEDULE_EVERY_S": "1",
+        }
+        env.pop("REDIS_URL", None)
+        env.pop("DATABASE_URL", None)
+        self.proc = subprocess.Popen(
+            [LADDER, "run", "--port", str(port), "--status-every", "3", "--concurrency", "1"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, text: str, timeout_s: float) -> int:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for i, line in enumerate(self.lines):
+                if text in line:
+                    return i
+            assert self.proc.poll() is None, "\n".join(self.lines)
+            time.sleep(0.2)
+        raise AssertionError(f"no {text!r} in:\n" + "\n".join(self.lines))
+
+    def interrupt(self) -> int:
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(60)
+        self.reader.join(5)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(5)
+        self.proc.stdout.close()
+
+
+def test_a_quiet_console_logs_in_files_and_a_clean_stop_and_restart(tmp_path):
+    port = free_port(0)
+    first = Console(tmp_path, port)
+    try:
+        banner = first.wait_for("Tradewinds is running at", 180)
+        first.wait_for("matches played", 60)
+        logs = tmp_path / "var" / "log"
+        assert b' ready."' in (logs / "worker.log").read_bytes()  # up before the banner
+        assert first.interrupt() == 0
+    finally:
+        first.kill()
+    text = "\n".join(first.lines)
+    assert f"http://127.0.0.1:{port}/" in first.lines[banner]
+    assert "demo account: demo   password: demo-" in text
+    assert f"logs: {logs}/" in text
+    assert "Traceback" not in text and "ERROR" not in text, text
+    assert first.lines[-1] == "stopped"
+    for name in ("web", "worker", "beat"):
+        lines = (logs / f"{name}.log").read_text().splitlines()
+        assert lines, name
+        loose = [x for x in lines if x.strip() and x not in CELERY_SAYS and not _is_json(x)]
+        assert loose == [], f"{name}.log has lines that are not JSON: {loose[:3]}"
+        levels = {json.loads(x).get("level") for x in lines if _is_json(x)}
+        assert not levels & {"error", "critical"}, name
+    assert (logs / "redis.log").exists()
+    assert not (tmp_path / "home" / ".gunicorn").exists()
+    # At once, on the same port: connections just closed linger in TIME_WAIT.
+    again = Console(tmp_path, port)
+    try:
+        again.wait_for("Tradewinds is running at", 180)
+        assert again.interrupt() == 0
+    finally:
+        again.kill()
+    assert "is in use" not in "\n".join(again.lines)
+
+
+def _is_json(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
