@@ -196,7 +196,7 @@
     const who = ctx.seat(st.turn);
     let parts;
     if (st.phase === "over") {
-      parts = say`Game over after round ${st.round}.`;
+      parts = say`Game over after round ${st.round}. The final scores add 2 points per cube a fleet carries away from Lisboa and take 2 per discovery card not discovered; the seats below show the points before that.`;
     } else if (st.phase === "keep") {
       parts = say`Round ${st.round}: ${who} chooses which of ${TW.count(st.drawn_count, "drawn discovery card")} to keep.`;
     } else if (st.phase === "sink") {
@@ -206,6 +206,7 @@
     } else {
       parts = say`Round ${st.round}: ${who} is sailing, ${TW.count(st.cards_played, "card")} played this turn${st.turn_closed ? " (the turn is closed: only drawing or ending it remains)" : ""}.`;
     }
+    if (st.phase === "over") return parts;
     parts.push(" Jerónimos: " + st.jeronimos + " of " + st.jeronimos_size + " filled. Movement deck: "
       + TW.count(st.movement_deck, "card") + "; discovery pile: " + TW.count(st.discovery_pile, "card") + ".");
     if (st.end_triggered && st.phase !== "over") parts.push(" The end is triggered: this round is the last.");

@@ -22,7 +22,7 @@
   };
   // The island circle and type sizes: beside the seats on a wide screen; on a
   // phone a tighter circle above them, with type large enough once scaled down.
-  const WIDE = { width: 920, cx: 290, cy: 300, r: 225, name: 10, label: 11, small: 12, font: 13, height: 600 };
+  const WIDE = { width: 920, cx: 290, cy: 300, r: 225, name: 10, label: 12, small: 13, font: 14, height: 600 };
   const NARROW = { width: 520, cx: 260, cy: 272, r: 200, name: 12, label: 13, small: 13, font: 14, height: 540 };
 
   function spot(G, i, count, radius) {
@@ -43,13 +43,14 @@
     return island ? island.name : "island " + i;
   }
 
-  /* What this view knows of a seat's role: "captain", "the merchant", or "". */
+  /* What this view knows of a seat's role: "captain", "the merchant", both after
+     a mutiny (the mutineer becomes captain), or "" (a character it cannot see). */
   function role(st, s) {
-    if (s === st.captain) return "captain";
     const own = TW.privateOf(st, s);
     const character = st.characters ? st.characters[s] : own ? own.character : null;
-    if (!character) return "";
-    return (CHARACTER_WORDS[character] || character) + (st.characters ? "" : " (not yet revealed)");
+    const roles = s === st.captain ? ["captain"] : [];
+    if (character) roles.push((CHARACTER_WORDS[character] || character) + (st.characters ? "" : " (not yet revealed)"));
+    return roles.join(", ");
   }
 
   TW.drawers.meuterer = function (frame, summary, ctx) {
@@ -91,14 +92,16 @@
       const goals = [];
       if (i === st.destination) goals.push("captain's goal");
       if (i === st.mutineer_destination) goals.push("mutineer's goal");
-      if (goals.length) {
-        // Outside the island, kept whole on the board near its edges.
-        const goal = goals.join(" · ");
-        const [gx, dy] = spot(G, i, n, R + (narrow ? 46 : 42));
-        const half = TW.textWidth(goal, G.label) / 2 + 4;
-        const dx = Math.min(Math.max(gx, half + 4), width - half - 4);
-        TW.text(svg, dx, dy, goal, { "text-anchor": "middle", "font-size": G.label, fill: "#a33", class: "goal" });
-      }
+      // Above an island of the circle's upper half, below one of its lower half,
+      // one line per goal, kept off the seats beside the circle.
+      const below = y > CY + 1;
+      const right = narrow ? width - 4 : 556;
+      goals.forEach(function (goal, k) {
+        const w = TW.textWidth(goal, G.label) + 2;
+        const gx = Math.min(Math.max(x - w / 2, 4), right - w);
+        const gy = below ? y + 30 + G.label + k * (G.label + 2) : y - 34 - (goals.length - 1 - k) * (G.label + 2);
+        TW.text(svg, gx, gy, goal, { "font-size": G.label, fill: "#a33", class: "goal" });
+      });
       (offered[i] || []).forEach(function (play, k) {
         const [ox, oy] = spot(G, i, n, R - 95);
         card(svg, ox - 24 + (k % 3) * 17, oy - 12 + Math.floor(k / 3) * 24, play.card, play.seat, ctx);

@@ -27,6 +27,8 @@
       viewer.cache = new Map();
       viewer.pending = new Map();
       viewer.step = 0;
+      viewer.stage = "final";
+      viewer.shown = null;
       TW.viewer = viewer;
       return viewer.start().then(function () {
         root.hidden = false;

@@ -96,12 +96,6 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return TW.SEAT_COLOURS[seat % TW.SEAT_COLOURS.length];
   };
 
-  /* Seat label shown in the view menu: "0 alice-bot v3". */
-  TW.seatName = function (summary, seat) {
-    const label = summary && summary.seats ? summary.seats[seat] : "";
-    return seat + (label ? " " + label : "");
-  };
-
   /* Width of `content` in a sans-serif font of `size` units, measured by the
      browser (a canvas never drawn), so labels can be placed before they exist. */
   let measure = null;

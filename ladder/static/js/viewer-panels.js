@@ -7,12 +7,12 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
 
 (function (TW) {
   const STATUS_WORDS = {
-    ok: "played to the end",
-    timeout: "ran out of time",
+    ok: "finished",
+    timeout: "timed out",
     crash: "crashed",
-    invalid: "sent output the referee could not read",
-    illegal: "sent an illegal move",
-    killed: "was stopped at a limit",
+    invalid: "sent unreadable output",
+    illegal: "made an illegal move",
+    killed: "stopped at a limit",
   };
 
   /* A score as shown: whole numbers as such, anything else to one decimal. */
