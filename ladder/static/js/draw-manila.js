@@ -13,15 +13,15 @@
   // phone in a narrower board with larger type, so it stays readable when scaled.
   const WIDE = {
     width: 920, font: 13, small: 12, tiny: 11, laneX: 100, cell: 40, numbersY: 20, laneY: [50, 120, 190],
-    berth: function (i) { return [660, 42 + i * 34, 250]; }, berthWorker: 100, berthBoat: 190,
-    roles: function (i) { return [i ? 180 + (i - 1) * 160 : 12, 258]; },
-    pricesY: 296, seats: [360, 296], seatGap: 21,
+    berth: function (i) { return [660, 42 + i * 37, 250]; }, berthWorker: 100, berthBoat: 190,
+    roles: function (i) { return [i ? 180 + (i - 1) * 160 : 12, 266]; },
+    pricesY: 304, seats: [360, 304], seatGap: 21,
   };
   const NARROW = {
-    width: 490, font: 13, small: 12, tiny: 11, laneX: 90, cell: 28, numbersY: 20, laneY: [50, 120, 190],
-    berth: function (i) { return [i < 3 ? 8 : 248, 260 + (i % 3) * 34, 234]; }, berthWorker: 92, berthBoat: 168,
-    roles: function (i) { return [i % 2 ? 248 : 12, 374 + Math.floor(i / 2) * 28]; },
-    pricesY: 438, seats: [12, 572], seatGap: 26,
+    width: 490, font: 14, small: 13, tiny: 11, laneX: 90, cell: 28, numbersY: 20, laneY: [50, 120, 190],
+    berth: function (i) { return [i < 3 ? 8 : 248, 260 + (i % 3) * 38, 234]; }, berthWorker: 106, berthBoat: 174,
+    roles: function (i) { return [i % 2 ? 248 : 12, 382 + Math.floor(i / 2) * 28]; },
+    pricesY: 446, seats: [12, 580], seatGap: 26,
   };
   const BERTHS = [
     ["harbour_a", "Harbour A"], ["harbour_b", "Harbour B"], ["harbour_c", "Harbour C"],
@@ -310,7 +310,7 @@
       return say`End of voyage ${st.voyage}: the boats have docked or gone to the shipyards, everyone is paid and the prices of goods that reached harbour rose (Next › clears the board). Harbour master: ${ctx.seat(st.harbour_master)}.`;
     }
     if (summary.finished && frame.step === summary.steps && frame.stage === "final") {
-      return say`Game over after voyage ${st.voyage}. Harbour master: ${ctx.seat(st.harbour_master)}.`;
+      return say`Game over after voyage ${st.voyage}: a share price reached 30. Each score is a fortune: cash, plus shares at their price, less 15 per mortgaged share.`;
     }
     const parts = say`Voyage ${st.voyage}: ${PHASE_WORDS[st.phase] || st.phase}`;
     if (frame.to_move !== null && frame.to_move !== undefined) parts.push(...say`; ${ctx.seat(frame.to_move)} to move`);
