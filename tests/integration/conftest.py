@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from pathlib import Path
@@ -27,6 +28,31 @@ def game() -> str:
         if preferred in names:
             return preferred
     pytest.skip("no game is registered yet")
+
+
+@pytest.fixture(scope="session")
+def pg_live_template(pg_cluster) -> str:
+    """A PostgreSQL database at head, copied for each live ladder that runs on PostgreSQL."""
+    from ladder.cli import db as schema
+
+    schema.upgrade(pg_cluster.create_database("live_template"))
+    return "live_template"
+
+
+_live_names = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def live_database_url(request) -> str | None:
+    """The database of a live ladder, each kind in turn: None (LiveLadder's own SQLite
+    file), or a fresh migrated PostgreSQL database, dropped after the test."""
+    if request.param == "sqlite":
+        return None
+    cluster = request.getfixturevalue("pg_cluster")
+    name = f"live_{next(_live_names)}"
+    url = cluster.create_database(name, template=request.getfixturevalue("pg_live_template"))
+    request.addfinalizer(lambda: cluster.drop_database(name))
+    return url
 
 
 @pytest.fixture

@@ -14,25 +14,32 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from ladder import create_app
 from ladder.cli import db as schema
 from ladder.cli.processes import beat_command, free_port, start_redis, stop, worker_command
+from ladder.extensions import make_engine
 
 
 class LiveLadder:
-    """Redis, a migrated SQLite database and the Celery processes of one test."""
+    """Redis, a migrated database and the Celery processes of one test.
 
-    def __init__(self, var: Path, **settings: str) -> None:
+    The database is a SQLite file under `var`, or the (migrated) one at
+    `database_url`, a PostgreSQL database the workers and beat reach through
+    DATABASE_URL in their environment, as on a real worker host.
+    """
+
+    def __init__(self, var: Path, database_url: str | None = None, **settings: str) -> None:
         self.var = var
         self.procs: dict[str, subprocess.Popen] = {}
         self.logs: list = []
         port = free_port(0)
         self.procs["redis"] = start_redis(var, port)
+        self.database_url = database_url or f"sqlite:///{var / 'ladder.sqlite3'}"
         self.env = {
             **os.environ,
+            "DATABASE_URL": self.database_url,
             "LADDER_VAR": str(var),
             "REDIS_URL": f"redis://127.0.0.1:{port}/0",
             "SECRET_KEY": "integration-secret",
@@ -40,7 +47,6 @@ class LiveLadder:
             "SCHEDULE_EVERY_S": "1",
             **settings,
         }
-        self.database_url = f"sqlite:///{var / 'ladder.sqlite3'}"
         schema.upgrade(self.database_url)
         overrides = {k: v for k, v in self.env.items() if k in ("REDIS_URL",)}
         self.app = create_app(
@@ -54,7 +60,7 @@ class LiveLadder:
                 "WTF_CSRF_ENABLED": False,
             }
         )
-        self.engine = create_engine(self.database_url)
+        self.engine = make_engine(self.database_url)
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -94,6 +100,7 @@ class LiveLadder:
         for log in self.logs:
             log.close()
         self.engine.dispose()
+        self.app.extensions["ladder.db"].kw["bind"].dispose()
 
 
 def wait_until(check: Callable[[], object], timeout_s: float, what: str):

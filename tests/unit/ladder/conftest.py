@@ -1,8 +1,9 @@
 """Fixtures for the ladder: a toy game, a migrated database, an app, users, bots.
 
 Every test that touches the database runs twice, on SQLite and on PostgreSQL
-(ids `sqlite` and `postgresql`). The PostgreSQL server is private to the test
-session and starts only when the first such test runs.
+(ids `sqlite` and `postgresql`). The PostgreSQL server (`pg_cluster`, in
+tests/conftest.py) is private to the test session and starts only when the
+first such test runs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from ladder import create_app, settings
 from ladder.cli import db as schema
 from ladder.extensions import make_engine
 from ladder.services import accounts, bots
-from tests.pgcluster import start_cluster
 
 BOT_SOURCE = b"import random\n\n\ndef act(view, legal):\n    return random.choice(legal)\n"
 
@@ -39,14 +39,6 @@ def migrated_template(tmp_path_factory):
     path = tmp_path_factory.mktemp("template") / "ladder.sqlite3"
     schema.upgrade(f"sqlite:///{path}")
     return path
-
-
-@pytest.fixture(scope="session")
-def pg_cluster():
-    """A private PostgreSQL server for the whole session (see tests/pgcluster.py)."""
-    cluster = start_cluster()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(scope="session")
