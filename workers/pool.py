@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers import cgroups
-from workers.sandbox import Runtime, SandboxUnavailable
+from workers.sandbox import Runtime, SandboxUnavailable, numpy_dir
 from workers.seccomp import program
 from workers.slots import Slot
 from workers.staging import install_sdk
@@ -89,7 +89,7 @@ class SlotPool:
         (self.root / OWNER_FILE).write_text(str(self.owner))
         os.chmod(self.root / OWNER_FILE, 0o600)
         os.chmod(self.root, 0o711)  # sandbox uids may pass through to their own folders
-        install_sdk(self.root / "sdk")
+        install_sdk(self.root / "sdk", numpy=numpy_dir(rt.python))
         install_filter(self.root / "sdk")
         self.uids: set[int] = set()  # every outer uid a slot of this pool ran as
         self._free: list[Slot] = []

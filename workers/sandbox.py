@@ -9,10 +9,15 @@ rlimits; each bot gets its own size- and inode-capped /tmp as the only
 writable place (see `workers.zygote`). When the runner runs as root, bwrap
 itself is started as an unprivileged uid of its own, because the kernel never
 applies RLIMIT_NPROC to root (a fork bomb would go unchecked).
+
+Bots may import the engine and numpy: /sdk holds a copy of the referee's
+engine package (preloaded by the zygote) and, where Debian's numpy matches
+the sandbox's python, a link to it; BLAS runs one thread.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -25,6 +30,15 @@ from workers.limits import Limits
 
 SDK_NAME = "tradewinds_sdk.py"
 ZYGOTE_NAME = "tradewinds_zygote.py"
+# Debian's numpy (package python3-numpy), built for Debian's /usr/bin/python3 only.
+DEBIAN_PYTHON = "/usr/bin/python3"
+DEBIAN_NUMPY = "/usr/lib/python3/dist-packages/numpy"
+ALTERNATIVES = "/etc/alternatives"
+# Every BLAS numpy may load starts one thread: a match runs on one CPU, where more
+# threads only contend (and each counts against the bot's process limit).
+BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# The whole environment of a sandbox: nothing of the runner's (no secrets).
+ENVIRONMENT = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **BLAS_THREADS}
 
 
 def zygote_entry(sdk_dir: str) -> str:
@@ -60,6 +74,14 @@ def sandbox_python() -> str:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     raise SandboxUnavailable("no python3 to run bots with")
+
+
+def numpy_dir(python: str) -> str | None:
+    """The numpy package bots of `python` may import: Debian's, for Debian's python3 only
+    (its compiled parts match no other interpreter); None when it is not installed."""
+    if os.path.realpath(python) != os.path.realpath(DEBIAN_PYTHON):
+        return None
+    return DEBIAN_NUMPY if os.path.isfile(f"{DEBIAN_NUMPY}/__init__.py") else None
 
 
 def runtime(unsafe: bool = False) -> Runtime:
@@ -131,6 +153,24 @@ def _runtime_binds(python: str) -> list[str]:
     return args
 
 
+@functools.cache
+def alternatives(folder: str = ALTERNATIVES) -> tuple[str, ...]:
+    """bwrap arguments that remake the /etc/alternatives links of shared libraries.
+
+    Debian picks some libraries (numpy's BLAS and LAPACK) through a link in
+    /etc/alternatives, and the sandbox has no /etc: only those links, as they
+    point on this machine and only into /usr, are made inside (once a process).
+    """
+    args: list[str] = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.name.startswith("lib") and ".so" in entry.name and entry.is_symlink():
+                choice = os.readlink(entry.path)
+                if choice.startswith("/usr/"):
+                    args += ["--symlink", choice, f"{ALTERNATIVES}/{entry.name}"]
+    return tuple(args)
+
+
 def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> list[str]:
     """The bwrap command line of one slot's sandbox, whose pid 1 is the zygote."""
     return [
@@ -140,9 +180,9 @@ def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> l
         # The zygote is the namespace's init: the kernel then drops every signal a
         # bot sends it, so no bot can take the sandbox down for the next one.
         "--as-pid-1",
-        "--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin",
-        "--setenv", "LANG", "C.UTF-8",
+        *(arg for name, value in ENVIRONMENT.items() for arg in ("--setenv", name, value)),
         *_runtime_binds(rt.python),
+        *alternatives(),
         "--proc", "/proc", "--dev", "/dev",
         "--dir", "/tmp",
         "--ro-bind", sdk_dir, "/sdk",

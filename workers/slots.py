@@ -30,6 +30,7 @@ from workers.cpus import pin
 from workers.limits import Limits
 from workers.procfs import alive, children, inner_pid
 from workers.sandbox import (
+    BLAS_THREADS,
     SETPRIV,
     UID_BASE,
     Runtime,
@@ -97,7 +98,7 @@ class Slot:
             env: dict[str, str] = {}
         else:
             command = bare_command(self._rt, str(self._sdk_dir), fd)
-            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **BLAS_THREADS}
         if self.uid is not None:
             # Only an unprivileged outer uid makes RLIMIT_NPROC bite. setpriv drops
             # to it; asking Popen to do so would fork the whole runner, not vfork.

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOUSE_DIR = ROOT / "bots" / "house"
 SDK_FILE = ROOT / "bots" / "sdk.py"
 ZYGOTE_FILE = ROOT / "workers" / "zygote.py"
+# The engine package this process referees with: bots get a copy of these very files.
+ENGINE_DIR = Path(engine.__file__).resolve().parent
 MAX_ZIP_BYTES = 32 << 20
 MAX_ZIP_FILES = 500
 
@@ -111,18 +113,46 @@ def extract_zip(archive: Path, dest: Path) -> None:
         raise ValueError(f"{archive.name} has no bot.py at its root")
 
 
-def install_sdk(sdk_dir: Path) -> None:
-    """Put the SDK and the zygote, with their bytecode, in `sdk_dir` (bound at /sdk)."""
+def install_sdk(sdk_dir: Path, numpy: str | None = None) -> None:
+    """Put the SDK, the zygote and the engine, with their bytecode, in `sdk_dir` (bound at
+    /sdk, first on the bots' path after their own folder), and a link to `numpy` if given."""
     sdk_dir.mkdir(exist_ok=True)
     for source, name in ((SDK_FILE, SDK_NAME), (ZYGOTE_FILE, ZYGOTE_NAME)):
-        target = sdk_dir / name
-        shutil.copyfile(source, target)
-        # Compiled once here, so no sandbox ever compiles it at start.
-        cached = Path(importlib.util.cache_from_source(str(target)))
-        py_compile.compile(str(target), cfile=str(cached), doraise=True)
-        for path, mode in ((target, 0o644), (cached.parent, 0o755), (cached, 0o644)):
-            os.chmod(path, mode)
+        _install(source, sdk_dir / name)
+    install_engine(sdk_dir / "engine")
+    if numpy is not None:
+        # A link, followed inside the sandbox too (/usr is bound there): of all the
+        # system's packages only numpy is on the bots' path.
+        (sdk_dir / "numpy").symlink_to(numpy, target_is_directory=True)
     os.chmod(sdk_dir, 0o755)
+
+
+def install_engine(dest: Path) -> None:
+    """A copy of the referee's engine package at `dest`: a bot's forward model is the very
+    code the match is judged by, and a later edit of the checkout cannot change it."""
+    for name in engine.game_names():
+        engine.get_game(name)  # the referee loads every game's rules now, from these files
+    for folder, dirs, files in os.walk(ENGINE_DIR):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        target = dest / Path(folder).relative_to(ENGINE_DIR)
+        target.mkdir(parents=True, exist_ok=True)
+        os.chmod(target, 0o755)
+        for name in files:
+            if not name.endswith((".pyc", ".pyo")):
+                _install(Path(folder) / name, target / name)
+
+
+def _install(source: Path, target: Path) -> None:
+    """Copy `source` to `target`, world-readable; a module with its bytecode beside it."""
+    shutil.copyfile(source, target)
+    os.chmod(target, 0o644)
+    if target.suffix != ".py":
+        return
+    # Compiled once here, so no sandbox ever compiles it at start.
+    cached = Path(importlib.util.cache_from_source(str(target)))
+    py_compile.compile(str(target), cfile=str(cached), doraise=True)
+    for path, mode in ((cached.parent, 0o755), (cached, 0o644)):
+        os.chmod(path, mode)
 
 
 def stage(source: BotSource, dest: Path, uid: int | None) -> None:

@@ -111,6 +111,18 @@ def first_to_go_when_memory_runs_out() -> None:
         handle.write("1000")
 
 
+def preload() -> None:
+    """Import once what forked bots share: the PRELOAD modules and the engine with every
+    game's rules (the copy beside the SDK). A name in `sys.modules` is never looked up on
+    the path again, so a bot's own `engine.py` or `engine/` cannot stand in for it."""
+    for name in PRELOAD:
+        __import__(name)
+    import engine
+
+    for name in engine.game_names():
+        engine.get_game(name)
+
+
 def fingerprint() -> tuple:
     """What every forked bot inherits from the zygote: its limits and its scheduling."""
     limits = tuple(
@@ -236,7 +248,6 @@ def main() -> None:
     if os.path.exists(path):  # absent only where workers.seccomp knows no syscall table
         with open(path, "rb") as handle:
             seccomp_filter = handle.read()
-    for name in PRELOAD:
-        __import__(name)
+    preload()
     control.sendall(b"ready\n")
     serve(control, scratch)

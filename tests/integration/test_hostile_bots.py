@@ -15,6 +15,7 @@ import engine
 from tests.integration.conftest import live_processes_with, needs_bwrap, sandbox_processes
 from workers.limits import Limits
 from workers.match import run_match
+from workers.sandbox import BLAS_THREADS
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 
@@ -139,7 +140,7 @@ def test_environment_is_empty_of_secrets(game, hostile, monkeypatch):
     assert out["statuses"][0] == "ok"
     env = json.loads(out["stderr"][0].split("ENV ", 1)[1].splitlines()[0])
     assert "s3cr3t-value" not in out["stderr"][0]
-    assert set(env) <= {"HOME", "PATH", "LANG", "PWD"}
+    assert set(env) <= {"HOME", "PATH", "LANG", "PWD", *BLAS_THREADS}
 
 
 def test_background_processes_do_not_outlive_the_match(game, hostile):

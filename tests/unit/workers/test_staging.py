@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import stat
 import zipfile
+from pathlib import Path
 
 import pytest
 
 import engine
-from workers.staging import BotSource, extract_zip, house_bots, install_sdk, resolve, stage
+from workers.staging import (
+    ENGINE_DIR,
+    BotSource,
+    extract_zip,
+    house_bots,
+    install_sdk,
+    resolve,
+    stage,
+)
 
 
 def test_house_bots_resolve_by_name_and_unknown_names_list_them():
@@ -76,11 +86,37 @@ def test_staging_replaces_a_slots_folder_with_a_private_copy(tmp_path):
         stage(BotSource("bad", bad), slot, None)
 
 
-def test_the_sdk_folder_holds_the_sdk_and_the_zygote_with_bytecode(tmp_path):
+def test_the_sdk_folder_holds_the_sdk_the_zygote_and_the_engine_with_bytecode(tmp_path):
     install_sdk(tmp_path / "sdk")
     names = sorted(p.name for p in (tmp_path / "sdk").iterdir())
-    assert names == ["__pycache__", "tradewinds_sdk.py", "tradewinds_zygote.py"]
+    assert names == ["__pycache__", "engine", "tradewinds_sdk.py", "tradewinds_zygote.py"]
     assert len(list((tmp_path / "sdk" / "__pycache__").iterdir())) == 2
+    # The engine: the referee's very files, each module compiled, world-readable.
+    copied = tmp_path / "sdk" / "engine"
+    sources = sorted(
+        p.relative_to(ENGINE_DIR)
+        for p in ENGINE_DIR.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+    assert sources == sorted(
+        p.relative_to(copied)
+        for p in copied.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+    assert Path("manila", "state.py") in sources and Path("manila", "RULES.md") in sources
+    for name in sources:
+        assert (copied / name).read_bytes() == (ENGINE_DIR / name).read_bytes()
+        assert stat.S_IMODE((copied / name).stat().st_mode) == 0o644
+        if name.suffix == ".py":
+            assert Path(importlib.util.cache_from_source(str(copied / name))).is_file()
+
+
+def test_numpy_is_a_link_beside_the_sdk_when_given(tmp_path):
+    numpy = tmp_path / "dist" / "numpy"
+    numpy.mkdir(parents=True)
+    install_sdk(tmp_path / "sdk", numpy=str(numpy))
+    link = tmp_path / "sdk" / "numpy"
+    assert link.is_symlink() and os.readlink(link) == str(numpy)
 
 
 def test_a_shared_house_bot_serves_every_game_and_a_games_own_comes_first():
