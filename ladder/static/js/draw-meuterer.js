@@ -108,21 +108,22 @@
       });
     });
 
-    // The middle: the captain's promise card, and conflicts played during the offer.
+    // The middle (clear of the cards offered at the top and bottom islands): the
+    // captain's promise card, and conflicts played face up.
     const promise = TW.el("g", { class: "promise" }, svg);
     const promised = st.promise !== null && st.promise !== undefined;
-    TW.el("rect", { x: CX - 24, y: CY - 96, width: 48, height: 62, rx: 5, fill: promised ? "#fff7d6" : "#eee",
+    TW.el("rect", { x: CX - 30, y: CY - 46, width: 60, height: 62, rx: 5, fill: promised ? "#fff7d6" : "#eee",
       stroke: "#8a6d1d", "stroke-width": 2 }, promise);
-    TW.text(promise, CX, CY - 80, "promise", { "text-anchor": "middle", "font-size": G.name, fill: "#5a4a10" });
-    TW.text(promise, CX, CY - 48, promised ? st.promise : "?", { "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: "#5a4a10" });
+    TW.text(promise, CX, CY - 30, "promise", { "text-anchor": "middle", "font-size": G.name, fill: "#5a4a10" });
+    TW.text(promise, CX, CY + 2, promised ? st.promise : "?", { "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: "#5a4a10" });
     TW.title(promise, promised
       ? "The captain promises the boatswain " + TW.count(st.promise, "point")
       : "The captain has not promised yet");
     const loose = offered.none || [];
     if (loose.length) {
-      TW.text(svg, CX, CY - 6, "conflicts played:", { "text-anchor": "middle", "font-size": G.label });
+      TW.text(svg, CX, CY + 36, "conflicts played:", { "text-anchor": "middle", "font-size": G.label });
       loose.forEach(function (play, k) {
-        card(svg, CX - (Math.min(loose.length, 8) * 18) / 2 + (k % 8) * 18, CY + 2 + Math.floor(k / 8) * 24, play.card, play.seat, ctx);
+        card(svg, CX - (Math.min(loose.length, 8) * 18) / 2 + (k % 8) * 18, CY + 44 + Math.floor(k / 8) * 24, play.card, play.seat, ctx);
       });
     }
 
