@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Bots run under bubblewrap (Debian package `bubblewrap`); install it when missing.
+# Bots may import numpy: Debian's, built for the /usr/bin/python3 they run on.
 sandbox:
 	@deploy/apt-ensure.sh bwrap bubblewrap
+	@deploy/apt-ensure.sh /usr/lib/python3/dist-packages/numpy python3-numpy
 
 # The broker (Debian package `redis-server`); `make run` starts a private one under var/.
 redis:
