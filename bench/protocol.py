@@ -9,7 +9,10 @@ Run by hand: `.venv/bin/python bench/protocol.py [--decisions N] [--starts N] [-
    nothing) against a bare `python3 -c pass` in the same run. Target: at most
    1.5x. What a bot imports itself is its own start-up time. Shown twice: in
    a warm slot (the zygote forks the bot: every match but a worker's first)
-   and in a new slot (bwrap and the zygote start first).
+   and in a new slot (bwrap and the zygote start first). Beside it, in the
+   same run, a bot that imports the engine (the zygote has it loaded: target
+   a few ms over the minimal bot) and one that imports numpy, and the memory
+   of one zygote (what every sandbox slot holds between matches).
 3. A 4-player Manila match between house `random` bots, end to end in the
    sandbox (launch, every decision, teardown). Target: under 0.5 s.
 4. The CPU such a match costs the whole machine (runner, bots, sandboxes and
@@ -36,11 +39,13 @@ from workers import protocol
 from workers.limits import Limits
 from workers.match import run_match
 from workers.pool import SlotPool, pool
-from workers.sandbox import runtime
+from workers.sandbox import numpy_dir, runtime
 from workers.slots import Slot
 from workers.staging import BotSource, resolve
 
 MINIMAL_BOT = "def act(view, legal):\n    return legal[0]\n"
+ENGINE_BOT = "import engine\n\nGAME = engine.get_game('manila')\n\n" + MINIMAL_BOT
+NUMPY_BOT = "import numpy\n\nZERO = numpy.zeros(4)\n\n" + MINIMAL_BOT
 
 ECHO = (
     "import json, sys\n"
@@ -132,6 +137,21 @@ def sandbox_start_ms(slots: SlotPool, minimal: BotSource, new_slot: bool) -> flo
             bot.kill()
 
 
+def zygote_memory_mib(slots: SlotPool) -> tuple[float, float]:
+    """(resident, virtual) MiB of one warm slot's zygote, which every bot it forks inherits."""
+    with slots.lease(1) as [slot]:
+        status = Path(f"/proc/{slot.zygote}/status").read_text()
+    sizes = {line.split(":")[0]: int(line.split()[1]) for line in status.splitlines()[1:]
+             if line.endswith(" kB")}  # fmt: skip
+    return sizes["VmRSS"] / 1024, sizes["VmSize"] / 1024
+
+
+def bot_source(label: str, code: str) -> BotSource:
+    source = BotSource(label, Path(tempfile.mkdtemp()) / f"{label}.py")
+    source.path.write_text(code)
+    return source
+
+
 def match_s(seed: int) -> float:
     began = time.perf_counter()
     out = run_match("manila", ["manila/random"] * 4, seed=seed)
@@ -175,12 +195,17 @@ def main() -> None:
     raw, boxed = statistics.median(raws), statistics.median(boxes)
     print(f"1. per decision: raw echo {raw:.1f} us, sandboxed {boxed:.1f} us,"
           f" ratio {boxed / raw:.2f}x (target <= 2x)")  # fmt: skip
-    minimal = BotSource("minimal", Path(tempfile.mkdtemp()) / "minimal.py")
-    minimal.path.write_text(MINIMAL_BOT)
+    minimal = bot_source("minimal", MINIMAL_BOT)
+    importing = {"engine": bot_source("engine", ENGINE_BOT)}
+    if numpy_dir(rt.python) is not None:
+        importing["numpy"] = bot_source("numpy", NUMPY_BOT)
     bare, warm, new = [], [], []
+    imports: dict[str, list[float]] = {name: [] for name in importing}
     for _ in range(args.starts):
         bare.append(bare_start_ms(rt.python))
         warm.append(sandbox_start_ms(slots, minimal, new_slot=False))
+        for name, source in importing.items():
+            imports[name].append(sandbox_start_ms(slots, source, new_slot=False))
     b, w = statistics.median(bare), statistics.median(warm)
     for _ in range(args.starts):
         new.append(sandbox_start_ms(pool(rt), minimal, new_slot=True))
@@ -188,6 +213,11 @@ def main() -> None:
     print(f"2. start: bare python3 -c pass {b:.1f} ms; sandboxed bot to ready:"
           f" warm slot {w:.1f} ms ({w / b:.2f}x), new slot {n:.1f} ms ({n / b:.2f}x)"
           " (target <= 1.5x)")  # fmt: skip
+    for name, times in imports.items():
+        m = statistics.median(times)
+        print(f"   a bot importing {name}, warm slot: {m:.1f} ms ({m - w:+.1f} ms)")
+    rss, size = zygote_memory_mib(pool(rt))
+    print(f"   a zygote holds {rss:.1f} MiB resident, {size:.1f} MiB of address space")
     times = [match_s(seed) for seed in range(1, args.matches + 1)]
     median = statistics.median(times)
     print(f"3. 4-player Manila, house random bots, sandboxed: median {median:.3f} s,"
