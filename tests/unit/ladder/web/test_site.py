@@ -196,7 +196,8 @@ def test_owner_sees_log_and_code_others_do_not(client, session, config, alice, b
     session.commit()
     login(client, "bob")
     page = client.get(f"/bots/{version.bot_id}").get_data(as_text=True)
-    assert "secret log line" not in page and "download" not in page
+    assert "secret log line" not in page
+    assert f"/versions/{version.id}/download" not in page  # the code link is the owner's
     assert client.get(f"/versions/{version.id}/download").status_code == 403
     client.post("/logout", data={"csrf_token": csrf_token(client, "/account/tokens")})
     login(client, "alice")
