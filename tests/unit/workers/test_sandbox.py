@@ -27,3 +27,47 @@ def test_a_bwrap_that_cannot_make_namespaces_is_refused_with_its_reason(monkeypa
             sandbox.runtime()
     finally:
         sandbox._probe.cache_clear()
+
+
+def test_the_sandbox_environment_is_the_listed_one_with_one_blas_thread():
+    rt = sandbox.Runtime("/usr/bin/python3", "/usr/bin/bwrap", True)
+    command = sandbox.bwrap_command(rt, "/srv/sdk", "/srv/bot", 3)
+    assert "--clearenv" in command
+    pairs = {command[i + 1]: command[i + 2] for i, arg in enumerate(command) if arg == "--setenv"}
+    assert pairs == sandbox.ENVIRONMENT
+    assert set(sandbox.BLAS_THREADS) == {
+        "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    }  # fmt: skip
+    assert all(pairs[name] == "1" for name in sandbox.BLAS_THREADS)
+
+
+def test_only_library_links_into_usr_are_remade_from_alternatives(tmp_path):
+    folder = tmp_path / "alternatives"
+    folder.mkdir()
+    (folder / "libblas.so.3-x86_64-linux-gnu").symlink_to(
+        "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+    )
+    (folder / "editor").symlink_to("/usr/bin/vim.basic")  # not a library
+    (folder / "libodd.so.1").symlink_to("/home/someone/libodd.so.1")  # outside /usr
+    (folder / "libplain.so.2").write_text("a file, not a link")
+    found = sandbox.alternatives.__wrapped__(str(folder))
+    assert found == (
+        "--symlink", "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3",
+        "/etc/alternatives/libblas.so.3-x86_64-linux-gnu",
+    )  # fmt: skip
+    assert sandbox.alternatives.__wrapped__(str(tmp_path / "missing")) == ()
+
+
+def test_numpy_is_offered_to_debians_python_only_and_only_when_installed(monkeypatch, tmp_path):
+    python = tmp_path / "python3"
+    python.write_text("")
+    numpy = tmp_path / "dist-packages" / "numpy"
+    numpy.mkdir(parents=True)
+    monkeypatch.setattr(sandbox, "DEBIAN_PYTHON", str(python))
+    monkeypatch.setattr(sandbox, "DEBIAN_NUMPY", str(numpy))
+    assert sandbox.numpy_dir(str(python)) is None  # no numpy/__init__.py: not installed
+    (numpy / "__init__.py").write_text("")
+    assert sandbox.numpy_dir(str(python)) == str(numpy)
+    (tmp_path / "link").symlink_to(python)
+    assert sandbox.numpy_dir(str(tmp_path / "link")) == str(numpy)
+    assert sandbox.numpy_dir(str(tmp_path / "other-python3")) is None
