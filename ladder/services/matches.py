@@ -222,7 +222,20 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
 
 
 def start_match(session: Session, match_id: int) -> bool:
-    """Mark a queued match as running and count the attempt; False if another worker has it."""
+    """Mark a queued match as running and count the attempt; False if another worker has it.
+
+    The row is locked first, skipping it if another worker holds it (PostgreSQL's
+    FOR UPDATE SKIP LOCKED; SQLite's writers take turns anyway): the second of two
+    workers handed one match moves on at once instead of waiting for the first's commit.
+    """
+    queued = session.scalar(
+        select(Match.id)
+        .where(Match.id == match_id, Match.state == MatchState.QUEUED)
+        .with_for_update(skip_locked=True)
+    )
+    if queued is None:
+        session.rollback()
+        return False
     claimed = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.state == MatchState.QUEUED)

@@ -15,7 +15,7 @@ import functools
 import logging
 import random
 from collections.abc import Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import select
@@ -41,6 +41,7 @@ from ladder.models import (
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
+from ladder.services import throttle
 from ladder.services.errors import Conflict
 from workers import BotCache, Limits, SandboxUnavailable, house_file, run_job
 
@@ -215,21 +216,25 @@ def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion
 
 
 def release_version(
-    session: Session, config: Mapping, version_id: int, reason: str
+    session: Session, config: Mapping, version_id: int, reason: str, *, sweep: bool = False
 ) -> VersionState | None:
     """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
 
+    Decided with its row locked; the `sweep` skips a row another sweep holds.
     Returns its new state (pending or failed), None if it was not being validated.
     """
     session.rollback()
+    attempts = session.scalar(
+        select(BotVersion.attempts)
+        .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
+        .with_for_update(skip_locked=sweep)
+    )
+    if attempts is None:
+        session.rollback()
+        return None
     if bot_service.requeue_validation(session, version_id, max_attempts(config)):
         return VersionState.PENDING
-    row = session.execute(
-        select(BotVersion.state, BotVersion.attempts).where(BotVersion.id == version_id)
-    ).one_or_none()
-    if row is None or row.state != VersionState.VALIDATING:
-        return None
-    text = not_run_log(f"{_tries(row.attempts)}; the last: {reason}")
+    text = not_run_log(f"{_tries(attempts)}; the last: {reason}")
     log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})
     return VersionState.FAILED if _fail_validation(session, version_id, text) else None
 
@@ -269,24 +274,32 @@ def _fail_match(session: Session, match_id: int, reason: str) -> None:
 
 
 def release_match(
-    session: Session, config: Mapping, match_id: int, reason: str
+    session: Session,
+    config: Mapping,
+    match_id: int,
+    reason: str,
+    *,
+    lapsed_before: datetime | None = None,
 ) -> MatchState | None:
     """Put a running match back in the queue, or fail it (unrated) after MAX_ATTEMPTS.
 
+    Decided with the match's row locked. The lapsed-lease sweep passes `lapsed_before`:
+    then only a match running since before it is released (not one handed out again
+    meanwhile), and one another sweep holds is skipped (FOR UPDATE SKIP LOCKED).
     Returns its new state (queued or failed), None if it was not running.
     """
     session.rollback()
+    query = select(Match.attempts).where(Match.id == match_id, Match.state == MatchState.RUNNING)
+    if lapsed_before is not None:
+        query = query.where(Match.started_at < lapsed_before)
+    attempts = session.scalar(query.with_for_update(skip_locked=lapsed_before is not None))
+    if attempts is None:
+        session.rollback()
+        return None
     if match_service.requeue_match(session, match_id, max_attempts(config)):
         return MatchState.QUEUED
-    row = session.execute(
-        select(Match.state, Match.attempts).where(Match.id == match_id)
-    ).one_or_none()
-    if row is None or row.state != MatchState.RUNNING:
-        return None
     log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
-    failed = match_service.fail_match(
-        session, match_id, f"{_tries(row.attempts)}; the last: {reason}"
-    )
+    failed = match_service.fail_match(session, match_id, f"{_tries(attempts)}; the last: {reason}")
     return MatchState.FAILED if failed else None
 
 
@@ -323,20 +336,28 @@ def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> li
     target = int(config.get("LADDER_IN_FLIGHT", 4))
     for name in engine.game_names():
         game = engine.get_game(name)
-        in_flight = session.scalars(
-            select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
-        ).all()
-        busy = set(
-            session.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight)))
-        )
-        candidates = ladder_candidates(session, config, name)
-        for _ in range(target - len(in_flight)):
-            table = make_table(candidates, game.min_players, game.max_players, rng, busy)
-            if table is None:
+        while True:
+            # Each match is counted and made under the game's lock (create_match commits,
+            # which ends it): two schedulers at once top up to the target, not past it,
+            # and never seat a bot the other just seated.
+            throttle.lock(session, f"schedule:{name}")
+            in_flight = session.scalars(
+                select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
+            ).all()
+            busy = set(
+                session.scalars(
+                    select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight))
+                )
+            )
+            candidates = ladder_candidates(session, config, name)
+            table = len(in_flight) < target and make_table(
+                candidates, game.min_players, game.max_players, rng, busy
+            )
+            if not table:
+                session.rollback()  # ends the lock
                 break
             match = match_service.create_match(session, config, name, table, ranked=True)
             created.append(match.id)
-            busy.update(table)
     return created
 
 
@@ -356,10 +377,12 @@ def requeue_stale(
     old = now - timedelta(seconds=int(config.get("REQUEUE_AFTER_S", 600)))
     again: dict[str, list[int]] = {"match": [], "validate": []}
     for match_id in session.scalars(
-        select(Match.id).where(Match.state == MatchState.RUNNING, Match.started_at < grace)
+        select(Match.id)
+        .where(Match.state == MatchState.RUNNING, Match.started_at < grace)
+        .order_by(Match.id)
     ).all():
         released = not leased("match", match_id) and release_match(
-            session, config, match_id, WORKER_LOST
+            session, config, match_id, WORKER_LOST, lapsed_before=grace
         )
         if released == MatchState.QUEUED:
             again["match"].append(match_id)
@@ -367,12 +390,12 @@ def requeue_stale(
         select(Match.id).where(Match.state == MatchState.QUEUED, Match.created_at < old)
     ).all()
     for version_id in session.scalars(
-        select(BotVersion.id).where(
-            BotVersion.state == VersionState.VALIDATING, BotVersion.created_at < grace
-        )
+        select(BotVersion.id)
+        .where(BotVersion.state == VersionState.VALIDATING, BotVersion.created_at < grace)
+        .order_by(BotVersion.id)
     ).all():
         released = not leased("validate", version_id) and release_version(
-            session, config, version_id, WORKER_LOST
+            session, config, version_id, WORKER_LOST, sweep=True
         )
         if released == VersionState.PENDING:
             again["validate"].append(version_id)
