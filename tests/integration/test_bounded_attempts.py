@@ -74,8 +74,12 @@ def seats_of(live: LiveLadder, match_id: int) -> set[int]:
         return set(s.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id == match_id)))
 
 
-def test_an_infrastructure_error_every_time_ends_in_failed_work_and_free_bots(tmp_path):
-    live = LiveLadder(tmp_path, MAX_ATTEMPTS="2", LADDER_IN_FLIGHT="1", BROKEN_RUNNER="oserror")
+def test_an_infrastructure_error_every_time_ends_in_failed_work_and_free_bots(
+    tmp_path, live_database_url
+):
+    live = LiveLadder(
+        tmp_path, live_database_url, MAX_ATTEMPTS="2", LADDER_IN_FLIGHT="1", BROKEN_RUNNER="oserror"
+    )
     try:
         seed_house(live)
         start_broken_worker(live)
@@ -121,8 +125,10 @@ def test_an_infrastructure_error_every_time_ends_in_failed_work_and_free_bots(tm
         live.close()
 
 
-def test_any_other_error_fails_the_work_at_once_without_a_retry(tmp_path):
-    live = LiveLadder(tmp_path, MAX_ATTEMPTS="3", LADDER_IN_FLIGHT="1", BROKEN_RUNNER="runtime")
+def test_any_other_error_fails_the_work_at_once_without_a_retry(tmp_path, live_database_url):
+    live = LiveLadder(
+        tmp_path, live_database_url, MAX_ATTEMPTS="3", LADDER_IN_FLIGHT="1", BROKEN_RUNNER="runtime"
+    )
     try:
         seed_house(live)
         start_broken_worker(live)
