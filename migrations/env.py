@@ -44,6 +44,13 @@ def run_offline() -> None:
 
 def run_online() -> None:
     engine = make_engine(_url())
+    try:
+        _run(engine)
+    finally:
+        engine.dispose()  # a failed migration too: no connection is left to the collector
+
+
+def _run(engine) -> None:
     with engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:
@@ -67,7 +74,6 @@ def run_online() -> None:
         if sqlite:
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.commit()
-    engine.dispose()
 
 
 if context.is_offline_mode():
