@@ -67,12 +67,6 @@ class BotCache:
         finally:
             os.close(fd)  # closing gives the shared lock back
 
-    def path(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Path:
-        """Like `hold`, but gives the file back at once: it may be evicted afterwards.
-        (Interim: callers move to `hold`.)"""
-        with self.hold(sha256, kind, fetch) as path:
-            return path
-
     def _fetch(self, target: Path, sha256: str, fetch: Callable[[], bytes]) -> int:
         """A miss: under the folder lock, fetch, check, write, evict; the held descriptor."""
         with self._locked():

@@ -11,10 +11,11 @@ instead of going back, so nothing is handed out forever.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -118,22 +119,26 @@ def validation_jobs(version: BotVersion) -> list[tuple[int, dict]]:
     return jobs
 
 
-def with_local_files(session: Session, config: Mapping, job: dict) -> dict:
+@contextlib.contextmanager
+def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
     """The job with each stored bot (a seat with a `key`) given a `path` on this host:
-    its file in this host's bot cache, fetched from the artifact store on a miss.
+    its file in this host's bot cache, fetched from the artifact store on a miss and
+    held (never evicted) until the block ends.
 
     A bot that plays thousands of matches is thus fetched once per worker host; a
     missing artifact raises ArtifactMissing, bytes that do not hash right a ValueError.
     """
     cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
     store = artifacts.store(config, session)
-    seats = []
-    for seat in job["seats"]:
-        if "key" in seat:
-            fetch = functools.partial(store.get, seat["key"])
-            seat = {**seat, "path": str(cache.path(seat["sha256"], seat["kind"], fetch))}
-        seats.append(seat)
-    return {**job, "seats": seats}
+    with contextlib.ExitStack() as held:
+        seats = []
+        for seat in job["seats"]:
+            if "key" in seat:
+                fetch = functools.partial(store.get, seat["key"])
+                path = held.enter_context(cache.hold(seat["sha256"], seat["kind"], fetch))
+                seat = {**seat, "path": str(path)}
+            seats.append(seat)
+        yield {**job, "seats": seats}
 
 
 def validation_log(results: list[tuple[int, dict]], planned: int) -> tuple[bool, str]:
@@ -184,8 +189,8 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
         planned = validation_jobs(version)
         results = []
         for seat, job in planned:
-            job = with_local_files(session, config, job)
-            outcome = run_job(job, limits(config), _unsafe(config))
+            with local_files(session, config, job) as local:
+                outcome = run_job(local, limits(config), _unsafe(config))
             results.append((seat, outcome))
             if outcome["statuses"][seat] != "ok":
                 break
@@ -249,8 +254,9 @@ def play_match(session: Session, config: Mapping, match_id: int) -> Match | None
     if not match_service.start_match(session, match_id):
         return None
     try:
-        job = with_local_files(session, config, match_service.match_job(session, config, match_id))
-        outcome = run_job(job, limits(config), _unsafe(config))
+        job = match_service.match_job(session, config, match_id)
+        with local_files(session, config, job) as local:
+            outcome = run_job(local, limits(config), _unsafe(config))
         return match_service.record_match(session, config, match_id, outcome)
     except SoftTimeLimitExceeded:
         return _fail_match(session, match_id, TOO_LONG)

@@ -186,7 +186,9 @@ def test_a_version_after_a_failed_one_inherits_from_the_last_rated(session, conf
     first = make_active_bot(session, config, alice, name="r")
     session.get(Rating, first.id).mu = 33.0
     session.commit()
-    broken = bots.upload_version(session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE + b"# 2\n")
+    broken = bots.upload_version(
+        session, config, alice, "toyrace", "r", "bot.py", BOT_SOURCE + b"# 2\n"
+    )
     bots.finish_validation(session, broken.id, False, "no act")
     third = make_active_bot(session, config, alice, name="r", source=BOT_SOURCE + b"# v3\n")
     assert third.number == 3
@@ -268,9 +270,9 @@ def test_match_job_names_each_seats_code(session, config, three, alice):
     assert [s["key"] for s in job["seats"]] == [v.file_key for v in three]
     assert [s["sha256"] for s in job["seats"]] == [v.sha256 for v in three]
     assert "path" not in job["seats"][0]  # no web host's disk: the worker fetches by key
-    local = work.with_local_files(session, config, job)
-    assert [Path(s["path"]).read_bytes() for s in local["seats"]] == [BOT_SOURCE] * 3
-    assert all(Path(s["path"]).parent == Path(config["BOT_CACHE_DIR"]) for s in local["seats"])
+    with work.local_files(session, config, job) as local:
+        assert [Path(s["path"]).read_bytes() for s in local["seats"]] == [BOT_SOURCE] * 3
+        assert {Path(s["path"]).parent for s in local["seats"]} == {Path(config["BOT_CACHE_DIR"])}
     assert job["seats"][0]["label"] == "alice/alice-bot v1"
     assert matches.start_match(session, match.id) is True
     assert matches.start_match(session, match.id) is False
