@@ -9,7 +9,6 @@ leaves the state untouched when it does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 Action = dict[str, Any]
@@ -335,9 +334,19 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
-@dataclass(frozen=True)
 class Game:
-    """A registered game: its name, player range, how to start one and how to draw it."""
+    """A registered game: its name, player range, how to start one and how to draw it.
+
+    A plain class, not a dataclass: `dataclasses` imports `inspect` and `re`, which
+    would cost every bot sandbox that preloads the engine some 15 ms at its start.
+    Its fields are fixed once made (setting one raises AttributeError).
+    """
+
+    FIELDS = (
+        "name", "min_players", "max_players", "version", "factory", "option_defaults",
+        "replays", "drawing", "determinizer",
+    )  # fmt: skip
+    __slots__ = FIELDS
 
     name: str
     min_players: int
@@ -349,14 +358,37 @@ class Game:
     # version=v)` starts a state that plays version v's rules (the game branches on
     # its state's `version` where a correction changed them), or plays them
     # unchanged when no recorded game could have reached the change.
-    replays: tuple[str, ...] = ()
+    replays: tuple[str, ...]
     # Optional: the static data a replay viewer needs to draw this game beyond its
     # frames (a map, say), as plain JSON; None when the frames are enough. The same
     # every call, so callers may cache it; games are free of any viewer's code.
-    drawing: Callable[[], dict] | None = None
+    drawing: Callable[[], dict] | None
     # Builds a full state from one seat's view (`determinize`): called with the view,
     # the seed, the merged options and the seat's legal list (or None).
-    determinizer: Callable[[dict, int, dict, list | None], State] | None = None
+    determinizer: Callable[[dict, int, dict, list | None], State] | None
+
+    def __init__(
+        self,
+        name: str,
+        min_players: int,
+        max_players: int,
+        version: str,
+        factory: Callable[[int, int, dict], State],
+        option_defaults: dict,
+        replays: tuple[str, ...] = (),
+        drawing: Callable[[], dict] | None = None,
+        determinizer: Callable[[dict, int, dict, list | None], State] | None = None,
+    ) -> None:
+        given = (name, min_players, max_players, version, factory, option_defaults,
+                 replays, drawing, determinizer)  # fmt: skip
+        for slot, value in zip(self.FIELDS, given, strict=True):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Game is fixed once made: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r}, {self.min_players}-{self.max_players} players, {self.version})"
 
     def new_game(
         self,

@@ -8,9 +8,14 @@ its name and a `<title>`.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from engine.caravelas import data
+
+
+def escape(text: str) -> str:
+    """`text` safe inside SVG markup. Written here: `xml.sax.saxutils` would pull in
+    urllib, http and ssl, which every bot's sandbox preloads with the engine."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
 
 SCALE = 9.0  # pixels per degree
 MARGIN = 40.0
