@@ -26,7 +26,13 @@ def artifacts_group() -> None:
 
 @artifacts_group.command("import")
 def import_command() -> None:
-    """Copy the files of an older install (UPLOAD_DIR, REPLAY_DIR) into the store."""
+    """Copy an older install's files (UPLOAD_DIR, REPLAY_DIR) into the store.
+
+    Run it once after `ladder db upgrade` has moved the database to artifact keys,
+    on the host that holds those folders. It verifies each bot file's sha256,
+    skips what is stored already (safe to run again), deletes nothing, and exits
+    1 while any file is missing or damaged.
+    """
     config = settings.from_env()
     engine = make_engine(config["DATABASE_URL"])
     try:
