@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import request
 
 from ladder.services.errors import ServiceError
 from ladder.services.inputs import whole_number
 
 MAX_PAGE = 1_000_000
+MAX_PER_PAGE = 100  # the API's `per_page` ceiling
 
 
 def int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -24,3 +27,8 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
 def page_arg() -> int:
     """The `page` query argument: 1 when absent, else a positive integer (400)."""
     return int_arg("page", 1, 1, MAX_PAGE)
+
+
+def default_per_page(config: Mapping) -> int:
+    """The API's `per_page` when none is asked for: the site's PAGE_SIZE, at most the ceiling."""
+    return max(1, min(int(config["PAGE_SIZE"]), MAX_PER_PAGE))

@@ -18,18 +18,23 @@ from ladder.services import (
     tournaments,
     triage,
 )
+from ladder.services.bots import check_game
 from ladder.services.errors import ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
-from ladder.web.paging import int_arg, page_arg
+from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-MAX_PER_PAGE = 100
+OCTET_STREAM = "application/octet-stream"
 
 
 class Unauthorized(ServiceError):
     status = 401
+
+
+class TooLarge(ServiceError):
+    status = 413
 
 
 def _token_user():
@@ -61,13 +66,23 @@ def _unauthorized(exc: Unauthorized):
 
 
 def _paging() -> tuple[int, int]:
-    default = min(current_app.config["PAGE_SIZE"], MAX_PER_PAGE)
+    default = default_per_page(current_app.config)
     return page_arg(), int_arg("per_page", default, 1, MAX_PER_PAGE)
+
+
+def _download_type(media_type: str) -> str:
+    """`media_type`, or application/octet-stream for a client whose Accept prefers it
+    (the binary type generated clients know); on a tie, `media_type`."""
+    return request.accept_mimetypes.best_match([media_type, OCTET_STREAM], default=media_type)
+
+
+def _id_list(value) -> bool:
+    return isinstance(value, list) and all(bots.valid_id(item) for item in value)
 
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(document(engine.game_names()))
+    return jsonify(document(engine.game_names(), current_app.config))
 
 
 @bp.get("/games")
@@ -121,7 +136,7 @@ def bot_replays(bot_id: int):
     name = replay_archive.archive_name(found.name, found.id)
     return Response(
         stream_with_context(chunks),
-        mimetype="application/zip",
+        mimetype=_download_type("application/zip"),
         headers={"Content-Disposition": f"attachment; filename={name}"},
     )
 
@@ -144,7 +159,10 @@ def upload():
     upload = request.files.get("file")
     if upload is None:
         raise ServiceError("send the bot as a multipart form field 'file'")
-    data = upload.stream.read(current_app.config["MAX_BOT_BYTES"] + 1)
+    limit = current_app.config["MAX_BOT_BYTES"]
+    data = upload.stream.read(limit + 1)
+    if len(data) > limit:  # like a body over MAX_CONTENT_LENGTH: refused unread, not counted
+        raise TooLarge(f"the file is larger than the limit of {limit:,} bytes")
     created = bots.upload_version(
         db.session,
         current_app.config,
@@ -161,8 +179,8 @@ def upload():
 def match_list():
     page, per_page = _paging()
     game = request.args.get("game")  # absent: every game; empty or unknown: refused
-    if game is not None and game not in engine.game_names():
-        raise ServiceError(f"unknown game {game!r}")
+    if game is not None:
+        check_game(game)
     bot_id = int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None
     return jsonify(queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id))
 
@@ -178,7 +196,7 @@ def replay(match_id: int):
     # The stored bytes as they are: gzipped JSON (NotFound, 404, without one).
     return Response(
         matches.replay_bytes(db.session, current_app.config, found),
-        mimetype="application/gzip",
+        mimetype=_download_type("application/gzip"),
         headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
     )
 
@@ -190,12 +208,11 @@ def challenge():
     if not isinstance(body, dict):
         raise ServiceError('send a JSON object: {"version_id": .., "opponents": [..]}')
     version_id, opponents, seed = body.get("version_id"), body.get("opponents"), body.get("seed")
-    if isinstance(version_id, bool) or not isinstance(version_id, int):
-        raise ServiceError("version_id must be an integer")
-    if not isinstance(opponents, list) or not all(
-        isinstance(o, int) and not isinstance(o, bool) for o in opponents
-    ):
-        raise ServiceError("opponents must be a list of version ids")
+    # Ids in a body are input: outside 1..MAX_ID is a 400, as in a query (openapi.ABOUT).
+    if not bots.valid_id(version_id):
+        raise ServiceError(f"version_id must be an integer from 1 to {MAX_ID}")
+    if not _id_list(opponents):
+        raise ServiceError(f"opponents must be a list of version ids (integers from 1 to {MAX_ID})")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ServiceError("seed must be an integer")
     started = matches.create_challenge(

@@ -10,18 +10,20 @@ import json
 import sys
 from pathlib import Path
 
-from flask import abort
 from markupsafe import Markup
 
 import engine
+from ladder.services.bots import check_game
+from ladder.services.errors import NotFound, ServiceError
 from ladder.web import markdown
 
 
 def known_game(name: str) -> str:
-    """`name` if it is a registered game, else 404 (a game in a URL)."""
-    if name not in engine.game_names():
-        abort(404)
-    return name
+    """`name` if it is a registered game, else 404 naming it (a game in a URL names a page)."""
+    try:
+        return check_game(name)
+    except ServiceError as exc:
+        raise NotFound(str(exc)) from None
 
 
 def rules_path(name: str) -> Path | None:

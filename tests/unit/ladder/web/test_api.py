@@ -13,6 +13,7 @@ from schemathesis.checks import positive_data_acceptance
 from sqlalchemy import func, select
 
 import engine
+from ladder import settings as ladder_settings
 from ladder.models import BotVersion, Match
 from ladder.services import accounts, matches, tournaments
 from ladder.web.api.openapi import document
@@ -92,9 +93,16 @@ def test_match_detail_and_replay(client, world):
     assert [s["rank"] for s in detail["seats"]] == [1, 2]
     assert detail["seats"][0]["skill_change"] > 0 > detail["seats"][1]["skill_change"]
     assert "stderr" not in json.dumps(detail)
-    with client.get(f"/api/v1/matches/{world['match'].id}/replay") as response:
+    url = f"/api/v1/matches/{world['match'].id}/replay"
+    with client.get(url) as response:
         assert response.mimetype == "application/gzip"
         assert json.loads(gzip.decompress(response.get_data()))["seed"] == 4
+        name = f"match-{world['match'].id}.json.gz"
+        assert response.headers["Content-Disposition"] == f"attachment; filename={name}"
+    # The same bytes as application/octet-stream, the binary type generated clients know.
+    with client.get(url, headers={"Accept": "application/octet-stream"}) as octets:
+        assert octets.mimetype == "application/octet-stream"
+        assert octets.get_data() == response.get_data()
     missing = client.get(f"/api/v1/matches/{world['queued'].id}/replay")
     assert missing.status_code == 404 and "no replay yet" in missing.get_json()["error"]
 
@@ -108,8 +116,11 @@ def test_logs_only_for_the_owner_token(client, world):
 
 
 def upload(client, headers, **fields):
-    data = {"game": "toyrace", "name": "api-bot", "file": (io.BytesIO(BOT_SOURCE), "bot.py")}
+    """POST /versions; a `file` given as (bytes, name) is sent as a fresh file each call."""
+    data = {"game": "toyrace", "name": "api-bot", "file": (BOT_SOURCE, "bot.py")}
     data.update(fields)
+    if isinstance(data["file"], tuple) and isinstance(data["file"][0], bytes):
+        data["file"] = (io.BytesIO(data["file"][0]), data["file"][1])
     return client.post("/api/v1/versions", data=data, headers=headers)
 
 
@@ -128,7 +139,7 @@ def test_upload_with_token(client, api_schema, world, session):
         ({"Authorization": "Bearer tw_nope"}, {}, 401, "unknown or revoked"),
         ({"Authorization": "Basic abc"}, {}, 401, "Bearer <token>"),
         (None, {"game": "chess"}, 400, "unknown game 'chess'"),
-        (None, {"file": (io.BytesIO(b"x = 1\n"), "bot.py")}, 400, "does not define act"),
+        (None, {"file": (b"x = 1\n", "bot.py")}, 400, "does not define act"),
         (None, {"name": ""}, 400, "bot name is 1 to 60"),
     ],
 )
@@ -188,9 +199,9 @@ def test_challenge_refusals(client, world, who, body, status, message):
         ("/api/v1/matches?page=0", 400, "page must be an integer"),
         ("/api/v1/matches?per_page=101", 400, "per_page must be an integer from 1 to 100"),
         ("/api/v1/matches?bot=x", 400, "bot must be an integer"),
-        ("/api/v1/matches?game=chess", 400, "unknown game"),
         ("/api/v1/matches?game=", 400, "unknown game ''"),
-        ("/api/v1/games/chess/leaderboard", 404, "nothing here"),
+        ("/api/v1/games/chess/leaderboard", 404, "unknown game 'chess'; known games: "),
+        ("/api/v1/matches?game=chess", 400, "unknown game 'chess'; known games: "),
         ("/api/v1/bots/999", 404, "no bot 999"),
         ("/api/v1/versions/999", 404, "no bot version 999"),
         ("/api/v1/nowhere", 404, "nothing here"),
@@ -222,20 +233,35 @@ def test_filter_matches_by_bot(client, world, session, config):
     assert listing["total"] == 3  # the rated match, the challenge, the tournament final
 
 
-def test_served_document_is_the_one_tested(client):
+def test_served_document_is_the_one_tested(app, client):
+    app.config.update(PAGE_SIZE=20, MAX_BOT_BYTES=1000)
     served = client.get("/api/v1/openapi.json").get_json()
-    assert served == document(engine.game_names())
-    assert (
-        "toyrace"
-        in served["paths"]["/versions"]["post"]["requestBody"]["content"]["multipart/form-data"][
-            "schema"
-        ]["properties"]["game"]["enum"]
-    )
+    assert served == document(engine.game_names(), app.config)
+    assert "toyrace" in served["components"]["schemas"]["GameName"]["enum"]
+    # The site's own limits: the default page size, the upload size.
+    leaderboard = served["paths"]["/games/{game}/leaderboard"]["get"]
+    assert {p["name"]: p["schema"].get("default") for p in leaderboard["parameters"]} == {
+        "game": None,
+        "page": 1,
+        "per_page": 20,
+    }
+    assert "at most 1,000 bytes" in served["paths"]["/versions"]["post"]["description"]
 
 
-# Built from the same function the app serves (the test above proves they agree);
-# schemathesis's lazy fixture loader does not run under this pytest.
-schema = schemathesis.openapi.from_dict(document(["toyrace"]))
+def test_per_page_defaults_to_the_documented_page_size(app, client, world):
+    app.config["PAGE_SIZE"] = 1
+    listing = client.get("/api/v1/matches").get_json()
+    assert (listing["per_page"], len(listing["matches"]), listing["pages"]) == (1, 1, 3)
+    app.config["PAGE_SIZE"] = 1000  # above the ceiling: the ceiling
+    assert client.get("/api/v1/matches").get_json()["per_page"] == 100
+
+
+# Built from the same function the app serves (the test above proves they agree), for
+# the real games and the toy one the fixtures register; schemathesis's lazy fixture
+# loader does not run under this pytest.
+schema = schemathesis.openapi.from_dict(
+    document([*engine.game_names(), "toyrace"], ladder_settings.from_env({"SECRET_KEY": "x"}))
+)
 
 
 @schema.parametrize()
@@ -252,4 +278,7 @@ def test_api_conforms_to_its_openapi_document(case, app, world):
         # Whether a file is a Python bot, or a table fits a game's player count, is beyond
         # JSON Schema: such schema-valid requests are rightly refused with a 400.
         excluded.append(positive_data_acceptance)
+    # The probes schemathesis sends on its own (the same call without the token, to see
+    # that it is refused) go through the operation's and the schema's app, not the call's.
+    case.operation.app = case.operation.schema.app = app
     case.call_and_validate(app=app, headers=world["alice"], excluded_checks=excluded)

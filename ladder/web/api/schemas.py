@@ -1,0 +1,365 @@
+"""The named schemas of the OpenAPI document: every body the API answers or takes.
+
+Each value with a fixed set of words (a game, a seat status, a state, a kind, a
+format) is one named enum that every schema refers to, so a generated client has
+one type for it (`GameName`, not a `LeaderboardGame` beside a `ListMatchesGame`).
+"""
+
+from __future__ import annotations
+
+from ladder.models import SEAT_STATUSES, MatchState, TournamentState, VersionState
+from ladder.tournaments.model import FORMATS
+
+# What an uploaded file is stored as (services.uploads.check_bot_file): a module or a zip.
+VERSION_KINDS = ("py", "zip")
+
+
+def nullable(kind: str, **extra) -> dict:
+    return {"type": [kind, "null"], **extra}
+
+
+def obj(properties: dict, optional: tuple[str, ...] = ()) -> dict:
+    """A closed object: every property required unless named in `optional`."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [name for name in properties if name not in optional],
+        "additionalProperties": False,
+    }
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def maybe(name: str) -> dict:
+    """The named schema, or null."""
+    return {"oneOf": [{"type": "null"}, ref(name)]}
+
+
+def binary(media_type: str) -> dict:
+    """Raw bytes (a file part, a download), spelled so that both kinds of tool take it.
+
+    OpenAPI 3.1 describes raw bytes by a schema without `type` (optionally naming
+    `contentMediaType`); validators such as openapi-core check bytes against that and
+    refuse them as `type: string`. Generators such as openapi-python-client make a
+    file only of 3.0's `type: string, format: binary`. Any bytes meet one branch.
+    """
+    return {"anyOf": [{"type": "string", "format": "binary"}, {"contentMediaType": media_type}]}
+
+
+def enums(games: list[str]) -> dict:
+    """The shared enums; `games` are the site's registered games."""
+    return {
+        "GameName": (
+            {"type": "string", "enum": list(games), "description": "a registered game"}
+            if games
+            else {"type": "string", "description": "a registered game (none yet)"}
+        ),
+        "SeatStatus": {
+            "type": "string",
+            "enum": list(SEAT_STATUSES),
+            "description": "how a seat's bot ended: ok, or the fault that ended it",
+        },
+        "MatchState": {"type": "string", "enum": [s.value for s in MatchState]},
+        "VersionState": {"type": "string", "enum": [s.value for s in VersionState]},
+        "VersionKind": {
+            "type": "string",
+            "enum": list(VERSION_KINDS),
+            "description": "py: one module; zip: bot.py at its root with helpers",
+        },
+        "TournamentState": {"type": "string", "enum": [s.value for s in TournamentState]},
+        "TournamentFormat": {"type": "string", "enum": list(FORMATS)},
+    }
+
+
+TIME = nullable("string", format="date-time")
+ID = {"type": "integer", "minimum": 1}
+PAGES = {
+    "page": {"type": "integer", "minimum": 1},
+    "per_page": {"type": "integer", "minimum": 1},
+    "total": {"type": "integer", "minimum": 0},
+    "pages": {"type": "integer", "minimum": 1},
+}
+
+LADDER = {
+    "Error": obj({"error": {"type": "string", "description": "what was wrong, in words"}}),
+    "Game": obj(
+        {
+            "name": ref("GameName"),
+            "min_players": {"type": "integer", "minimum": 1},
+            "max_players": {"type": "integer", "minimum": 1},
+            "version": {"type": "string"},
+            "options": {"type": "object", "description": "the game's options and defaults"},
+        }
+    ),
+    "GameList": obj({"games": {"type": "array", "items": ref("Game")}}),
+    "LeaderboardEntry": obj(
+        {
+            "rank": {"type": "integer", "minimum": 1},
+            "bot_id": ID,
+            "bot": {"type": "string"},
+            "owner": {"type": "string"},
+            "version_id": ID,
+            "version": {"type": "integer", "minimum": 1},
+            "skill": {"type": "number"},
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "games": {"type": "integer", "minimum": 0},
+            "last_played_at": TIME,
+        }
+    ),
+    "Leaderboard": obj(
+        {
+            "game": ref("GameName"),
+            **PAGES,
+            "entries": {"type": "array", "items": ref("LeaderboardEntry")},
+        }
+    ),
+    "Rating": obj(
+        {
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "skill": {"type": "number"},
+            "games": {"type": "integer", "minimum": 0},
+            "last_played_at": TIME,
+        }
+    ),
+    "Pause": obj(
+        {
+            "at": {"type": "string", "format": "date-time"},
+            "reason": {"type": "string"},
+        }
+    ),
+    "Version": obj(
+        {
+            "id": ID,
+            "bot_id": ID,
+            "number": {"type": "integer", "minimum": 1},
+            "state": ref("VersionState"),
+            "size": {"type": "integer", "minimum": 1},
+            "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+            "kind": ref("VersionKind"),
+            "created_at": {"type": "string", "format": "date-time"},
+            "validated_at": TIME,
+            "rating": maybe("Rating"),
+            "paused": {
+                **maybe("Pause"),
+                "description": "Set while crash triage keeps the version out of matchmaking"
+                " (its last ladder matches all faulted); its owner can resume it.",
+            },
+            "validation_log": {
+                "type": "string",
+                "description": "Present only when the request carries the bot owner's token.",
+            },
+        },
+        optional=("validation_log",),
+    ),
+    "Bot": obj(
+        {
+            "id": ID,
+            "name": {"type": "string"},
+            "game": ref("GameName"),
+            "owner": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "retired": {"type": "boolean"},
+            "versions": {"type": "array", "items": ref("Version")},
+        }
+    ),
+    "Seat": obj(
+        {
+            "seat": {"type": "integer", "minimum": 0},
+            "bot_id": ID,
+            "bot": {"type": "string"},
+            "owner": {"type": "string"},
+            "version_id": ID,
+            "version": {"type": "integer", "minimum": 1},
+            "status": {**maybe("SeatStatus"), "description": "null until the match is played"},
+            "rank": nullable("integer", minimum=1),
+            "score": nullable("number"),
+            "error": nullable("string"),
+            "mu_before": nullable("number"),
+            "mu_after": nullable("number"),
+            "sigma_before": nullable("number"),
+            "sigma_after": nullable("number"),
+            "skill_change": nullable("number"),
+        }
+    ),
+    "Match": obj(
+        {
+            "id": ID,
+            "game": ref("GameName"),
+            "seed": {"type": "integer", "minimum": 0},
+            "players": {"type": "integer", "minimum": 1},
+            "ranked": {"type": "boolean"},
+            "state": ref("MatchState"),
+            "unrated_reason": nullable(
+                "string", description="why the match moved no rating: it failed, or was void"
+            ),
+            "created_at": {"type": "string", "format": "date-time"},
+            "started_at": TIME,
+            "finished_at": TIME,
+            "engine_version": nullable("string"),
+            "has_replay": {"type": "boolean"},
+            "seats": {"type": "array", "items": ref("Seat")},
+        }
+    ),
+    "MatchList": obj({**PAGES, "matches": {"type": "array", "items": ref("Match")}}),
+}
+
+TOURNAMENT = {
+    "id": ID,
+    "name": {"type": "string"},
+    "game": ref("GameName"),
+    "format": ref("TournamentFormat"),
+    "state": ref("TournamentState"),
+    "table_size": nullable("integer", description="null: the default, known once entered"),
+    "rounds": nullable("integer", description="null: the default, known once entered"),
+    "duplicate": {"type": "boolean"},
+    "advance": nullable("integer", description="elimination: the top k of a table advance"),
+    "seed": {"type": "integer"},
+    "entrants": {"type": "integer", "minimum": 0},
+    "created_at": {"type": "string", "format": "date-time"},
+    "started_at": TIME,
+    "finished_at": TIME,
+}
+ENTRANT = {
+    "version_id": ID,
+    "bot_id": ID,
+    "bot": {"type": "string"},
+    "owner": {"type": "string"},
+    "version": {"type": "integer", "minimum": 1},
+    "house": {"type": "boolean"},
+}
+NAMES = {"type": "array", "items": {"type": "string"}}
+
+TOURNAMENTS = {
+    "TournamentSummary": obj(TOURNAMENT),
+    "TournamentList": obj(
+        {
+            section: {"type": "array", "items": ref("TournamentSummary")}
+            for section in ("upcoming", "running", "finished")
+        }
+    ),
+    "Entrant": obj(ENTRANT),
+    "Tournament": obj(
+        {
+            **TOURNAMENT,
+            "entrant_list": {"type": "array", "items": ref("Entrant")},
+            "match_counts": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 0},
+                "description": "matches of the tournament by state, and their total",
+            },
+        }
+    ),
+    "Standing": obj(
+        {
+            **ENTRANT,
+            "rank": {"type": "integer", "minimum": 1},
+            "points": {"type": "number"},
+            "matches": {"type": "integer", "minimum": 0},
+            "wins": {"type": "integer", "minimum": 0},
+            "mean_rank": nullable("number"),
+            "mean_score": {"type": "number"},
+            "faults": {"type": "integer", "minimum": 0},
+            "byes": {"type": "integer", "minimum": 0},
+        }
+    ),
+    "TournamentStandings": obj(
+        {
+            "id": ID,
+            "state": ref("TournamentState"),
+            "standings": {"type": "array", "items": ref("Standing")},
+        }
+    ),
+    "ScheduledSeat": obj(
+        {
+            "bot": {"type": "string"},
+            "bot_id": ID,
+            "version_id": ID,
+            "rank": nullable("integer", minimum=1),
+            "score": nullable("number"),
+            "status": maybe("SeatStatus"),
+        }
+    ),
+    "ScheduledMatch": obj(
+        {
+            "rotation": {"type": "integer", "minimum": 0},
+            "seed": {"type": "integer"},
+            "match_id": {
+                "type": ["integer", "null"],
+                "minimum": 1,
+                "description": "null until it is scheduled",
+            },
+            "state": {
+                "anyOf": [ref("MatchState"), {"const": "unscheduled"}],
+                "description": "the match's state once it is scheduled",
+            },
+            "seats": {"type": "array", "items": ref("ScheduledSeat")},
+        }
+    ),
+    "ScheduledRound": obj(
+        {
+            "round": {"type": "integer", "minimum": 1},
+            "byes": NAMES,
+            "tables": {"type": "array", "items": ref("ScheduledTable")},
+        }
+    ),
+    "ScheduledTable": obj(
+        {
+            "table": {"type": "integer", "minimum": 1},
+            "matches": {"type": "array", "items": ref("ScheduledMatch")},
+        }
+    ),
+    "BracketRound": obj(
+        {
+            "round": {"type": "integer", "minimum": 1},
+            "final": {"type": "boolean"},
+            "byes": NAMES,
+            "tables": {"type": "array", "items": ref("BracketTable")},
+        }
+    ),
+    "BracketTable": obj(
+        {
+            "table": {"type": "integer", "minimum": 1},
+            "size": {"type": "integer", "minimum": 1},
+            "entrants": NAMES,
+            "places": {"oneOf": [{"type": "null"}, NAMES]},
+            "advancing": NAMES,
+        }
+    ),
+    "TournamentSchedule": obj(
+        {
+            "id": ID,
+            "state": ref("TournamentState"),
+            "format": ref("TournamentFormat"),
+            "schedule": {"type": "array", "items": ref("ScheduledRound")},
+            "bracket": {
+                "oneOf": [{"type": "null"}, {"type": "array", "items": ref("BracketRound")}],
+                "description": "elimination only: every round of the bracket",
+            },
+        }
+    ),
+}
+
+
+def components(games: list[str], id_max: int) -> dict:
+    """Every named schema; `id_max` bounds the ids a request may carry."""
+    request_id = {"type": "integer", "minimum": 1, "maximum": id_max}
+    requests = {
+        "ChallengeRequest": obj(
+            {
+                "version_id": {**request_id, "description": "your active version"},
+                "opponents": {
+                    "type": "array",
+                    "items": request_id,
+                    "minItems": 1,
+                    "description": "active versions of the same game, one seat each",
+                },
+                "seed": nullable("integer", minimum=0, maximum=2**31 - 1),
+            },
+            optional=("seed",),
+        ),
+    }
+    return {**enums(games), **LADDER, **TOURNAMENTS, **requests}
