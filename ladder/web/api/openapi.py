@@ -101,6 +101,12 @@ def _path(name: str, schema: dict, description: str | None = None) -> dict:
 
 
 ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+
+
+def _string(format_: str) -> dict:
+    return {"type": "string", "format": format_}
+
+
 BEARER = [{"bearer": []}]
 
 
@@ -250,9 +256,9 @@ def _reads(games_schema: dict, per_page: int) -> dict:
                     _query("version", ID, "only matches of this version number"),
                     _query(
                         "since",
-                        {"type": "string", "format": "date-time"},
-                        "only matches finished at or after this time (ISO 8601, UTC;"
-                        " a date alone is taken too)",
+                        {"anyOf": [_string("date-time"), _string("date")]},
+                        "only matches finished at or after this time or date (ISO 8601;"
+                        " without a zone, UTC)",
                     ),
                     _query(
                         "limit",
