@@ -53,7 +53,7 @@ def act(view, legal):
 
 # -- the search ------------------------------------------------------------------
 def _budget():
-    if _me["spent"] > MATCH_S:
+    if _me["spent"] >= MATCH_S:
         return QUICK_S
     return min(BUDGET_S, MOVE_SHARE * _me["move_s"])
 
