@@ -218,7 +218,7 @@ def test_house_bots_are_seeded_once_for_every_game(session, config):
     assert set(created) == expected
     real = [g for g in engine.game_names() if g != "toyrace"]
     for game in real:
-        assert {"random", "greedy", "starter"} <= set(house_files(game))
+        assert {"random", "greedy", "search", "starter"} <= set(house_files(game))
     demo = session.scalar(select(User).where(User.username == "demo"))
     versions = session.scalars(select(BotVersion)).all()
     assert all(v.state == "active" for v in versions)
