@@ -30,6 +30,7 @@ from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 from tests.unit.ladder.web.test_replays import stored_match
 
 QUERY_NAMES = ["page", "per_page", "bot", "game", "view", "start", "count", "next", "format"]
+QUERY_NAMES += ["version", "since", "limit"]  # the API's replays zip filters them
 SESSION_TOKEN = "fuzz-session-token"
 SKIP = {"static"}
 
