@@ -39,6 +39,8 @@ LISBOA = data.LISBOA_ID
 PENALTY = 2  # an undiscovered card held at the end costs 2 points
 GREEDY_DECAY = 0.85  # the greedy heuristic's own discount
 
+_GREEDY_POWERS = [GREEDY_DECAY**d for d in range(100)]  # 99: out of reach
+
 _me = {"seat": 0, "options": {}, "move_s": 1.0, "spent": 0.0, "rng": random.Random(0)}
 _dist = {}
 
@@ -158,9 +160,9 @@ def _candidates(view, legal):
     first = _greedy(view, legal)
     moves = [a for a in legal if a["type"] == "move"]
     if moves:
-        goals = _targets(view)
-        moves.sort(key=lambda a: -_move_score(view, goals, a))
-        plain = moves[:KEEP_MOVES] + [a for a in legal if a["type"] != "move"]
+        scores = _move_scores(_targets(view), moves)
+        order = sorted(range(len(moves)), key=lambda i: -scores[i])
+        plain = [moves[i] for i in order[:KEEP_MOVES]] + [a for a in legal if a["type"] != "move"]
     elif legal[0]["type"] == "keep":
         here = view["fleets"][view["seat"]]
         plain = sorted(legal, key=lambda a: -_keep_value(here, a))[:KEEP_OTHER]
@@ -198,15 +200,22 @@ def _targets(view):
     return found
 
 
-def _potential(here, goals):
-    return max((v * GREEDY_DECAY ** _distance(here, c) for c, v in goals.items()), default=0.0)
+def _potential(here, goals, skip=None):
+    """The best goal's value from `here`, discounted per move (`skip` left out)."""
+    row = _distances(here)
+    return max(
+        (v * _GREEDY_POWERS[row.get(c, 99)] for c, v in goals.items() if c != skip), default=0.0
+    )
 
 
-def _move_score(view, goals, action):
-    dest = action["to"]
-    gain = goals.get(dest, 0.0)
-    rest = {c: v for c, v in goals.items() if c != dest}
-    return gain + _potential(dest, rest)
+def _move_scores(goals, moves):
+    """`_move_score` of every move, worked out once per destination (cards share them)."""
+    by_dest = {}
+    for action in moves:
+        dest = action["to"]
+        if dest not in by_dest:
+            by_dest[dest] = goals.get(dest, 0.0) + _potential(dest, goals, skip=dest)
+    return [by_dest[action["to"]] for action in moves]
 
 
 def _keep_value(here, action):
@@ -243,8 +252,9 @@ def _greedy(view, legal):
     stop = kinds.get("end_turn", [legal[0]])[0]
     if not moves:
         return stop
-    best = max(moves, key=lambda a: _move_score(view, goals, a))
+    scores = _move_scores(goals, moves)
+    top = max(scores)
     # Cards come back every turn, so sail on unless the best card loses ground.
-    if _move_score(view, goals, best) >= _potential(here, goals) - 0.5:
-        return best
+    if top >= _potential(here, goals) - 0.5:
+        return moves[scores.index(top)]
     return stop
