@@ -161,7 +161,9 @@ def upload():
         raise ServiceError("send the bot as a multipart form field 'file'")
     limit = current_app.config["MAX_BOT_BYTES"]
     data = upload.stream.read(limit + 1)
-    if len(data) > limit:  # like a body over MAX_CONTENT_LENGTH: refused unread, not counted
+    # Too many bytes is a 413, as a body over MAX_CONTENT_LENGTH is (refused before the
+    # view); neither counts as an upload try. What the bytes say is the service's (400).
+    if len(data) > limit:
         raise TooLarge(f"the file is larger than the limit of {limit:,} bytes")
     created = bots.upload_version(
         db.session,
