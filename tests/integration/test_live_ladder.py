@@ -51,7 +51,9 @@ def act(view, legal):
 
 @pytest.fixture
 def ladder(tmp_path, live_database_url):
-    live = LiveLadder(tmp_path, live_database_url)
+    # One match in flight per game: the new bot's second match is not queued behind
+    # eleven others (each takes seconds when the machine is busy).
+    live = LiveLadder(tmp_path, live_database_url, LADDER_IN_FLIGHT="1")
     yield live
     live.close()
 
@@ -98,7 +100,7 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
             rating = s.get(Rating, version_id)
             return rating.games if rating else 0
 
-    wait_until(lambda: rated_games() >= 2, 90, "two rated matches of the new bot")
+    wait_until(lambda: rated_games() >= 2, 180, "two rated matches of the new bot")
     board = client.get("/leaderboard/manila").get_data(as_text=True)
     assert "passer" in board
     with ladder.session() as s:
