@@ -152,10 +152,12 @@ class _LowerMiss:
 
 
 def register_time(session, name: str) -> float:
-    started = time.perf_counter()
+    """CPU seconds of one registration: the hashing is what must cost the same, and
+    CPU time, unlike the wall clock, does not grow when the machine is busy."""
+    started = time.process_time()
     with contextlib.suppress(Conflict):
         accounts.register(session, name, GOOD)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def test_a_taken_name_costs_the_same_time_as_a_free_one(session):
