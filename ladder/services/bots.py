@@ -212,6 +212,9 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
         .where(BotVersion.bot_id == version.bot_id, BotVersion.number < version.number)
         .order_by(BotVersion.number.desc())
         .limit(1)
+        # Shared lock (PostgreSQL): a rating update of the predecessor in flight
+        # finishes first, so the new version starts from its latest skill.
+        .with_for_update(read=True, of=Rating)
     ).one_or_none()
     session.execute(
         update(BotVersion)
