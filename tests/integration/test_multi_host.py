@@ -122,6 +122,9 @@ class ServerSide:
                 "WTF_CSRF_ENABLED": False,
             }
         )
+        # The app's own engine: its connections closed here, not by the garbage collector
+        # in whatever test runs then (psycopg warns, and warnings fail tests).
+        stack.callback(self.app.extensions["ladder.db"].kw["bind"].dispose)
         with open(self.folder / "beat.log", "ab") as log:
             beat = subprocess.Popen(
                 beat_command(self.folder),
