@@ -18,7 +18,7 @@ GAME = engine.get_game("manila")
 
 BUDGET_S = 0.150  # thinking time per decision, at most
 MOVE_SHARE = 0.25  # and never more than this share of the move limit
-MATCH_S = 30.0  # thinking for the whole match; past it every move is quick
+MATCH_S = 30.0  # thinking for a whole match (it may use 60 CPU s); past it moves are quick
 QUICK_S = 0.02
 MAX_WORLDS = None  # a fixed number of worlds per decision instead of the clock (tests)
 WIN_BONUS = 40  # a won game is worth this many pesos of margin on top

@@ -3,9 +3,10 @@
 Each decision samples worlds consistent with its view (`determinize`: the
 other hands, the deck order, the characters not yet revealed), tries every
 promising action in the same worlds, plays each world on with the greedy
-heuristic in every seat to the end of the round (or of the game), and picks
-the action whose score margin over the best other seat is highest on
-average. It thinks at most 150 ms a move (less under a tight move limit) and
+heuristic in every seat to the end of the next round (or of the game), and
+picks the action whose score margin over the best other seat is highest on
+average: the next round counts because a captain keeps his post, and cards
+kept or spent now shape it. It thinks at most 150 ms a move (less under a tight move limit) and
 imports the engine as its forward model: the rules it simulates are the
 referee's own.
 """
@@ -19,7 +20,7 @@ GAME = engine.get_game("meuterer")
 
 BUDGET_S = 0.150  # thinking time per decision, at most
 MOVE_SHARE = 0.25  # and never more than this share of the move limit
-MATCH_S = 30.0  # thinking for the whole match; past it every move is quick
+MATCH_S = 30.0  # thinking for a whole match (it may use 60 CPU s); past it moves are quick
 QUICK_S = 0.02
 MAX_WORLDS = None  # a fixed number of worlds per decision instead of the clock (tests)
 HORIZON = 2  # rounds a rollout plays: this one and the next (measured best of 1, 2, 3, all)
