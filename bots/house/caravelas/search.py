@@ -3,10 +3,11 @@
 Each decision samples worlds consistent with its view (`determinize`: the
 other hands, the discovery cards and pile, the movement deck, the die at the
 Cape), tries every promising action in the same worlds, plays each world on
-with the greedy heuristic in every seat until this seat's turn is over (or
-the next one, see HORIZON), and scores the position it reaches: points won,
-plus the points still in reach (cubes aboard, discovery cards held, cubes to
-take) discounted by the moves to sail for them, less the best other seat's.
+with the greedy heuristic in every seat until this seat's next turn is over
+(the cards it keeps or spends now play there), and scores the position it
+reaches: points won, plus the points still in reach (cubes aboard, discovery
+cards held, cubes to take) discounted by the moves to sail for them, less the
+best other seat's.
 It thinks at most 150 ms a move (less under a tight move limit) and uses the
 engine as its forward model and map: the rules it simulates are the
 referee's own.
@@ -23,7 +24,7 @@ GAME = engine.get_game("caravelas")
 
 BUDGET_S = 0.150  # thinking time per decision, at most
 MOVE_SHARE = 0.25  # and never more than this share of the move limit
-MATCH_S = 30.0  # thinking for the whole match; past it every move is quick
+MATCH_S = 30.0  # thinking for a whole match (it may use 60 CPU s); past it moves are quick
 QUICK_S = 0.02
 MAX_WORLDS = None  # a fixed number of worlds per decision instead of the clock (tests)
 HORIZON = 2  # turns of this seat a rollout plays out: this one and the next
