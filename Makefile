@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
+.PHONY: run test test-unit test-integration unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
 
 setup: $(STAMP)
 
@@ -66,9 +66,18 @@ chromium:
 run: setup sandbox redis charts
 	$(BIN)/ladder run
 
+# The unit tests are CPU-bound and the integration tests mostly wait on processes they
+# started, so the two suites run side by side (each with its own PostgreSQL, Redis and
+# folders); --output-sync prints each suite's report whole when it ends.
 test: setup sandbox redis postgresql deploy-tools charts chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest tests/unit tests/integration -q
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-integration
+
+test-unit:
+	$(BIN)/python -m pytest tests/unit -q
+
+test-integration:
+	$(BIN)/python -m pytest tests/integration -q
 
 unit: setup
 	$(BIN)/python -m pytest -q
