@@ -1,8 +1,9 @@
 """The house bots: a demo account whose bots are permanent ladder members.
 
 `make run` seeds them so every game's ladder has players from the first
-minute: for each game the house `random` and `greedy` bots and the starter
-template. They are trusted code of ours, so they skip validation.
+minute: for each game every house bot in `bots/house/` (`random`, `greedy`,
+`search`) and the starter template. They are trusted code of ours, so they
+skip validation.
 """
 
 from __future__ import annotations
