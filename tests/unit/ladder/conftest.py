@@ -8,6 +8,7 @@ first such test runs.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import re
 import shutil
@@ -102,8 +103,19 @@ def close_postgresql_connections():
             opened.append(dbapi_connection)
 
     def close() -> None:
+        # Collect first: a session the test dropped gives its connection back to the pool
+        # (reset while still open). Collect again after: whatever still held a closed one
+        # is finalized here, not at a random later moment. A pool resetting a closed
+        # connection logs a traceback, and Python 3.11 formats tracebacks with `ast`; run
+        # from a finalizer in the middle of another `ast` conversion (werkzeug compiling
+        # an app's routes), that corrupts the interpreter's AST recursion count and fails
+        # the compile with "AST constructor recursion depth mismatch" (CPython gh-106905).
+        if not opened:
+            return
+        gc.collect()
         while opened:
             opened.pop().close()
+        gc.collect()
 
     event.listen(Pool, "connect", remember)
     try:
