@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-unit test-integration unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
+.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
 
 setup: $(STAMP)
 
@@ -71,16 +71,13 @@ run: setup sandbox redis charts
 # folders); --output-sync prints each suite's report whole when it ends.
 test: setup sandbox redis postgresql deploy-tools charts chromium
 	$(BIN)/ruff check .
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-integration
-
-test-unit:
-	$(BIN)/python -m pytest tests/unit -q
-
-test-integration:
-	$(BIN)/python -m pytest tests/integration -q
+	$(MAKE) --no-print-directory -j2 --output-sync=target unit integration
 
 unit: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest tests/unit -q
+
+integration: setup sandbox redis postgresql deploy-tools chromium
+	$(BIN)/python -m pytest tests/integration -q
 
 lint: setup
 	$(BIN)/ruff check .
