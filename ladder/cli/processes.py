@@ -4,8 +4,10 @@ development and demos).
 
 `ladder run` starts a private Redis under var/ (unless REDIS_URL is given), migrates the
 database, seeds the house bots, then runs gunicorn, one Celery worker and
-Celery beat as child processes. Ctrl-C (or SIGTERM) stops every one of them;
-if one dies, the others are stopped too, so nothing is left half-running.
+Celery beat as child processes. Ctrl-C (or SIGTERM, or SIGHUP from a closed
+terminal) stops every one of them; if one dies, the others are stopped too, so
+nothing is left half-running. A console that goes away (a closed terminal, the
+end of a `| tee` that Ctrl-C also stopped) never keeps the stop from happening.
 """
 
 from __future__ import annotations
@@ -198,6 +200,25 @@ def seed(env: dict) -> tuple[str, str]:
     return name, password
 
 
+def say(text: str, err: bool = False) -> None:
+    """A line on the console, if there still is one.
+
+    A console can vanish under a running service: the terminal closes, or Ctrl-C
+    also ends the `tee` that `make run | tee` prints through. Writing then fails,
+    and an exception from a print must not keep `run_all` from stopping its
+    processes; so the stream is pointed at /dev/null and the service carries on
+    (or stops) without it.
+    """
+    try:
+        click.echo(text, err=err)
+    except OSError:  # BrokenPipeError from a pipe, EIO from a hung-up terminal
+        stream = sys.stderr if err else sys.stdout
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+
+
 def run_all(
     host: str, port: int, web_workers: int, concurrency: int, status_every_s: int = 60
 ) -> None:
@@ -227,8 +248,8 @@ def run_all(
             command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    for signo in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signo, on_signal)
     tail = LogTail(logs)
     tail.start()
     try:
@@ -238,7 +259,7 @@ def run_all(
             redis_port = free_port(int(env.get("LADDER_REDIS_PORT", 6390)))
             procs["redis"] = start_redis(var, redis_port, logs / "redis.log")
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
-        click.echo(f"Starting Tradewinds (logs in {logs}/) ...")
+        say(f"Starting Tradewinds (logs in {logs}/) ...")
         user, password = seed(env)
         bind = f"{host}:{port}"
         start("web", web_command(bind, web_workers))
@@ -248,7 +269,7 @@ def run_all(
         watch.until(lambda: _answers(host, port) and _ready(logs / "worker.log"), 120)
         if stopping:
             return
-        click.echo(
+        say(
             f"\nTradewinds is running at http://{bind}/\n"
             f"  demo account: {user}   password: {password}\n"
             f"  logs: {logs}/ (web, worker and beat in JSON lines; redis.log)\n"
@@ -259,18 +280,18 @@ def run_all(
         next_status = time.monotonic() + status_every_s
         while watch.step():
             if time.monotonic() >= next_status:
-                click.echo(status())
+                say(status())
                 next_status += status_every_s
             time.sleep(0.5)
     finally:
         if procs:
-            click.echo("stopping ...")
+            say("stopping ...")
         stop(procs)
         for alarm in tail.alarms():
-            click.echo(alarm, err=True)
+            say(alarm, err=True)
         for out in files:
             out.close()
-    click.echo("stopped")
+    say("stopped")
 
 
 class _Watch:
@@ -283,7 +304,7 @@ class _Watch:
     def step(self) -> bool:
         """One look; False when it is time to stop. A dead child is an error."""
         for alarm in self.tail.alarms():
-            click.echo(alarm, err=True)
+            say(alarm, err=True)
         if self.stopping() or os.getppid() != self.parent:
             return False  # Ctrl-C, or whoever started us (make, a shell) is gone
         dead = [n for n, p in self.procs.items() if p.poll() is not None]

@@ -116,3 +116,63 @@ def _is_json(line: str) -> bool:
         return isinstance(json.loads(line), dict)
     except ValueError:
         return False
+
+
+def _left_running(var: Path) -> list[str]:
+    """Processes (pid and command) that `ladder run` started with this LADDER_VAR."""
+    mark = f"LADDER_VAR={var}".encode()
+    left = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            if mark in (proc / "environ").read_bytes().split(b"\0"):
+                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                left.append(f"{proc.name}: {command[:120]}")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return left
+
+
+@pytest.mark.parametrize("signo", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "hangup"])
+def test_a_console_that_went_away_still_stops_everything(tmp_path, signo):
+    """`make run | tee log`, then Ctrl-C, ends tee too; a closed terminal hangs up.
+    Either way the console is gone when the stop prints, and nothing may be left."""
+    port = free_port(0)
+    var = tmp_path / "var"
+    env = {
+        **os.environ,
+        "LADDER_VAR": str(var),
+        "HOME": str(tmp_path),
+        "LADDER_REDIS_PORT": str(free_port(0)),
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [LADDER, "run", "--port", str(port), "--status-every", "2", "--concurrency", "1"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 180
+        seen = []
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            assert line, "ladder run ended before its banner:\n" + "".join(seen)
+            seen.append(line)
+            if "Ctrl-C stops everything" in line:
+                break
+        else:
+            raise AssertionError("no banner in:\n" + "".join(seen))
+        assert _left_running(var), "the test cannot see the service's processes"
+        proc.stdout.close()  # the console goes: every later line meets a broken pipe
+        time.sleep(3)  # a status line is due meanwhile: the service must carry on
+        assert proc.poll() is None, "ladder run died when its console went"
+        proc.send_signal(signo)
+        code = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 0
+    assert _left_running(var) == []
+    assert free_port(port) == port
