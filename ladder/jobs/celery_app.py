@@ -42,6 +42,11 @@ def celery_init_app(app: Flask) -> Celery:
     celery = Celery(app.name, task_cls=FlaskTask, broker=redis["broker_url"])
     celery.conf.update(
         task_ignore_result=True,
+        # Messages are JSON and nothing else: a worker runs as root (it gives each
+        # sandbox its own cgroup and uid), and a root worker that took pickle would
+        # run whatever code a message carried. worker_app relies on this.
+        accept_content=["json"],
+        task_serializer="json",
         # A worker takes one message at a time and acknowledges it only when
         # the work is done, so a worker that dies leaves its work to others.
         worker_prefetch_multiplier=1,
