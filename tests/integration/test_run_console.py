@@ -25,9 +25,10 @@ CELERY_SAYS = {"worker: Warm shutdown (MainProcess)"}
 
 
 class Console:
-    """A running `ladder run` whose console lines are collected as they come."""
+    """A running `ladder run` whose console lines are collected as they come; with
+    `close_after`, the console goes away (its pipe is closed) once a line holds it."""
 
-    def __init__(self, tmp_path: Path, port: int) -> None:
+    def __init__(self, tmp_path: Path, port: int, close_after: str | None = None) -> None:
         home = tmp_path / "home"
         home.mkdir(exist_ok=True)
         env = {
@@ -44,12 +45,16 @@ class Console:
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         self.lines: list[str] = []
+        self.close_after = close_after
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
+            if self.close_after is not None and self.close_after in line:
+                self.proc.stdout.close()  # every later line meets a broken pipe
+                return
 
     def wait_for(self, text: str, timeout_s: float) -> int:
         deadline = time.monotonic() + timeout_s
@@ -61,8 +66,8 @@ class Console:
             time.sleep(0.2)
         raise AssertionError(f"no {text!r} in:\n" + "\n".join(self.lines))
 
-    def interrupt(self) -> int:
-        self.proc.send_signal(signal.SIGINT)
+    def interrupt(self, signo: int = signal.SIGINT) -> int:
+        self.proc.send_signal(signo)
         code = self.proc.wait(60)
         self.reader.join(5)
         return code
@@ -139,40 +144,18 @@ def test_a_console_that_went_away_still_stops_everything(tmp_path, signo):
     """`make run | tee log`, then Ctrl-C, ends tee too; a closed terminal hangs up.
     Either way the console is gone when the stop prints, and nothing may be left."""
     port = free_port(0)
-    var = tmp_path / "var"
-    env = {
-        **os.environ,
-        "LADDER_VAR": str(var),
-        "HOME": str(tmp_path),
-        "LADDER_REDIS_PORT": str(free_port(0)),
-    }
-    env.pop("REDIS_URL", None)
-    env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(
-        [LADDER, "run", "--port", str(port), "--status-every", "2", "--concurrency", "1"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    last_banner_line = "Ctrl-C stops everything"
+    run = Console(tmp_path, port, close_after=last_banner_line)
     try:
-        deadline = time.monotonic() + 180
-        seen = []
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            assert line, "ladder run ended before its banner:\n" + "".join(seen)
-            seen.append(line)
-            if "Ctrl-C stops everything" in line:
-                break
-        else:
-            raise AssertionError("no banner in:\n" + "".join(seen))
-        assert _left_running(var), "the test cannot see the service's processes"
-        proc.stdout.close()  # the console goes: every later line meets a broken pipe
-        time.sleep(3)  # a status line is due meanwhile: the service must carry on
-        assert proc.poll() is None, "ladder run died when its console went"
-        proc.send_signal(signo)
-        code = proc.wait(60)
+        run.wait_for(last_banner_line, 180)
+        run.reader.join(5)
+        assert run.proc.stdout.closed
+        assert _left_running(tmp_path / "var"), "the test cannot see the service's processes"
+        time.sleep(4)  # a status line (every 3 s) is due meanwhile: the service carries on
+        assert run.proc.poll() is None, "ladder run died when its console went"
+        code = run.interrupt(signo)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        run.kill()
     assert code == 0
-    assert _left_running(var) == []
+    assert _left_running(tmp_path / "var") == []
     assert free_port(port) == port

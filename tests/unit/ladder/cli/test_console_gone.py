@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 # Prints through a pipe whose reader has gone, as `make run | tee` after Ctrl-C ended
 # tee; then writes to the file named by argv[2] that it got to its end.
 GONE = """
@@ -24,17 +26,17 @@ Path(sys.argv[2]).write_text("reached the end")
 """
 
 
-def test_a_closed_console_neither_raises_nor_complains_at_exit(tmp_path):
-    for which in ("stdout", "both"):
-        mark = tmp_path / which
-        done = subprocess.run(
-            [sys.executable, "-c", GONE, which, str(mark)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert mark.exists() and mark.read_text() == "reached the end", (which, done.stderr)
-        assert done.returncode == 0, (which, done.stderr)
-        if which == "stdout":
-            # The alarm still reaches a live stderr, and the exit flush is silent.
-            assert done.stderr == "an alarm\n"
+@pytest.mark.parametrize("gone", ["stdout", "both"])
+def test_a_closed_console_neither_raises_nor_complains_at_exit(tmp_path, gone):
+    mark = tmp_path / "end"
+    done = subprocess.run(
+        [sys.executable, "-c", GONE, gone, str(mark)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert mark.exists() and mark.read_text() == "reached the end", done.stderr
+    assert done.returncode == 0, done.stderr
+    if gone == "stdout":
+        # The alarm still reaches a live stderr, and the exit flush is silent.
+        assert done.stderr == "an alarm\n"
