@@ -278,14 +278,20 @@ def test_a_host_cut_off_mid_match_loses_nothing_and_every_replay_downloads(site)
         90,
         f"every match finished (now {dict(states(server, ids))})",
     )
+
     # Each match was played to the end exactly once, by one host or the other; the one
-    # cut off was handed out again when its lease lapsed, and host A played it.
-    played = {
-        host.label: [
-            e["match_id"] for e in logged(host, "match played") if e["state"] == "finished"
-        ]
-        for host in (a, b)
-    }
+    # cut off was handed out again when its lease lapsed, and host A played it. A host
+    # logs "match played" just after its commit, so the last line may lag the database.
+    def played_by_host() -> dict[str, list[int]] | None:
+        played = {
+            host.label: [
+                e["match_id"] for e in logged(host, "match played") if e["state"] == "finished"
+            ]
+            for host in (a, b)
+        }
+        return played if sum(len(found) for found in played.values()) >= len(ids) else None
+
+    played = wait_until(played_by_host, 10, "each host's log of the matches it recorded")
     assert sorted(played["a"] + played["b"]) == ids, played
     assert played["b"] and cut in played["a"], played
     assert any(e["kind"] == "match" and e["id"] == cut for e in logged(a, "requeue"))
