@@ -3,9 +3,15 @@
 A table starts from a seed bot, drawn with a bias towards bots that have played
 the fewest games, so new versions get rated quickly. The other seats go to bots
 whose μ lies inside a random window around the seed's: close games tell
-TrueSkill the most, and the random width keeps some variety. Seats prefer bots
-of owners not yet at the table. House bots are ordinary ladder members that are
-never busy: they may sit at any number of tables at once.
+TrueSkill the most, and the random width keeps some variety.
+
+The owner rule: no two bots of one owner sit at a rated table, whichever bots
+or versions they are, so one person cannot seat two bots that play as a team.
+House bots are exempt: they are ordinary ladder members of the house account,
+may share a table with each other, and are never busy (they may sit at any
+number of tables at once). A ladder whose owners (plus house bots) cannot fill
+the game's smallest table gets no table at all (`make_table` returns None) and
+waits; `open_seats` says how many seats the rule leaves.
 """
 
 from __future__ import annotations
@@ -51,24 +57,41 @@ def make_table(
     rng: random.Random,
     busy: Collection[int] = (),
 ) -> list[int] | None:
-    """Version ids for one table in seat order, or None when too few bots can play.
+    """Version ids for one table in seat order, owners apart; None when too few can play.
 
     `busy` holds version ids already at a table; they sit this one out unless
-    they are house bots.
+    they are house bots. None exactly when `open_seats` is below `min_players`.
     """
     _check_players(min_players, max_players)
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     _check_unique(candidates)
     eligible = [c for c in candidates if c.house or c.version_id not in busy]
-    if len(eligible) < min_players:
+    room = _room(eligible)
+    if room < min_players:
         return None
-    size = rng.randint(min_players, min(max_players, len(eligible)))
+    size = rng.randint(min_players, min(max_players, room))
     seed = _pick_seed(eligible, rng)
-    others = [c for c in eligible if c.version_id != seed.version_id]
+    # The others leave room - 1 seats, whatever the seed: its owner is counted once.
+    others = [
+        c
+        for c in eligible
+        if c.version_id != seed.version_id
+        and (seed.house or c.house or c.owner_id != seed.owner_id)
+    ]
     table = [seed, *_fill(seed, others, size - 1, rng)]
     rng.shuffle(table)  # no bot keeps the first seat just for being the seed
     return [c.version_id for c in table]
+
+
+def open_seats(candidates: Sequence[Candidate], busy: Collection[int] = ()) -> int:
+    """The most seats one table can fill under the owner rule: one per owner with a bot
+    not busy, and one per house bot."""
+    return _room([c for c in candidates if c.house or c.version_id not in busy])
+
+
+def _room(bots: Sequence[Candidate]) -> int:
+    return sum(c.house for c in bots) + len({c.owner_id for c in bots if not c.house})
 
 
 def _check_players(min_players: int, max_players: int) -> None:
@@ -104,25 +127,25 @@ def _spread(seed: Candidate) -> float:
 def _fill(
     seed: Candidate, others: list[Candidate], seats: int, rng: random.Random
 ) -> list[Candidate]:
-    """`seats` bots near the seed's μ, from owners not yet seated where the ladder allows."""
-    owners_elsewhere = {c.owner_id for c in others} - {seed.owner_id}
-    wanted_owners = min(seats, len(owners_elsewhere))
+    """`seats` bots near the seed's μ, one per owner (house bots each on their own).
+
+    `others` hold no bot of a (non-house) seed's owner, and leave room for `seats`.
+    """
     half = rng.uniform(*WINDOW_RANGE) * _spread(seed)
     while True:
         inside = [c for c in others if abs(c.mu - seed.mu) <= half]
-        new_owners = {c.owner_id for c in inside} - {seed.owner_id}
-        if len(inside) >= seats and len(new_owners) >= wanted_owners:
+        if _room(inside) >= seats:
             break
-        half *= 2  # too few fit: widen; ends once the window holds every bot
+        half *= 2  # too few owners fit: widen; ends once the window holds every bot
     rng.shuffle(inside)
     chosen: list[Candidate] = []
-    seated_owners = {seed.owner_id}
-    for c in inside:  # first pass: one bot per owner not yet at the table
-        if len(chosen) < seats and c.owner_id not in seated_owners:
+    seated_owners: set[int] = set()
+    for c in inside:
+        if len(chosen) == seats:
+            break
+        if c.house:
+            chosen.append(c)
+        elif c.owner_id not in seated_owners:
             chosen.append(c)
             seated_owners.add(c.owner_id)
-    taken = {c.version_id for c in chosen}
-    for c in inside:  # then any bot in the window, owners repeated
-        if len(chosen) < seats and c.version_id not in taken:
-            chosen.append(c)
     return chosen

@@ -5,9 +5,11 @@ import statistics
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.matchsim import kendall_tau, make_bots, simulate, uniform_table
-from ladder.ranking.matchmaking import Candidate, make_table
+from ladder.ranking.matchmaking import Candidate, make_table, open_seats
 
 
 def bot(version_id, owner_id=None, mu=25.0, sigma=1.0, games=10, house=False):
@@ -156,10 +158,34 @@ def test_distinct_owner_is_worth_a_wider_window():
     assert all(7 in t for t in tables([*same_owner, lone], 2, 2))
 
 
-def test_owners_repeat_only_when_the_ladder_is_short_of_owners():
+def test_an_owner_never_takes_two_seats_even_when_short_of_owners():
+    # Five bots of owner 1 and one of owner 2: only two seats can be filled.
     ladder = [bot(i, owner_id=1) for i in range(1, 6)] + [bot(6, owner_id=2)]
-    for table in tables(ladder, 4, 4):
-        assert 6 in table
+    assert all(t is None for t in tables(ladder, 3, 4))
+    for table in tables(ladder, 2, 4):
+        assert len(table) == 2 and 6 in table
+
+
+def test_table_size_is_capped_by_the_owners_available():
+    # Twelve bots, but three owners and one house bot: at most four seats.
+    ladder = [bot(i, owner_id=1 + i % 3) for i in range(1, 13)] + [bot(13, house=True)]
+    sizes = Counter(len(t) for t in tables(ladder, 2, 5))
+    assert set(sizes) == {2, 3, 4}
+    assert open_seats(ladder) == 4
+
+
+def test_busy_bots_leave_their_owner_free_to_play_another():
+    ladder = [bot(1, owner_id=1), bot(2, owner_id=1), bot(3, owner_id=2)]
+    assert all(sorted(t) == [2, 3] for t in tables(ladder, 2, 3, busy={1}))
+    assert open_seats(ladder, busy={1}) == 2 and open_seats(ladder, busy={1, 2}) == 1
+
+
+def test_house_bots_may_share_a_table_and_fill_what_owners_cannot():
+    ladder = [bot(i, owner_id=1, house=True) for i in range(1, 4)] + [bot(4), bot(5, owner_id=4)]
+    drawn = tables(ladder, 3, 4)
+    assert all(t is not None and len(t) in (3, 4) for t in drawn)
+    assert all(not {4, 5} <= set(t) for t in drawn)  # owner 4 still sits once
+    assert sum(len(set(t) & {1, 2, 3}) >= 2 for t in drawn) == len(drawn)
 
 
 def test_a_single_owner_ladder_still_plays():
@@ -171,6 +197,88 @@ def test_same_rng_seed_gives_the_same_tables():
     ladder = [bot(i, mu=float(i), games=i % 4) for i in range(1, 41)]
     assert tables(ladder, 3, 5, seed=42) == tables(ladder, 3, 5, seed=42)
     assert tables(ladder, 3, 5, seed=42) != tables(ladder, 3, 5, seed=43)
+
+
+# --- the owner rule over random ladders -----------------------------------------------------
+
+
+@st.composite
+def ladders(draw):
+    """A random pool: a few owners (owner 0 is the house when `house` is drawn), each with
+    one or more bots of random μ, σ and games, some of them busy."""
+    house = draw(st.booleans())
+    count = draw(st.integers(0, 14))
+    owners = draw(st.lists(st.integers(0, 6), min_size=count, max_size=count))
+    pool = [
+        Candidate(
+            version_id=i + 1,
+            owner_id=owner,
+            mu=draw(st.floats(-20.0, 70.0)),
+            sigma=draw(st.floats(0.5, 9.0)),
+            games=draw(st.integers(0, 60)),
+            house=house and owner == 0,
+        )
+        for i, owner in enumerate(owners)
+    ]
+    busy = draw(st.sets(st.integers(1, max(1, count)), max_size=count))
+    return pool, busy
+
+
+def seats_the_rule_allows(pool, busy):
+    """The oracle, spelled out apart from the code: every free house bot, plus one seat
+    per owner with a bot not busy."""
+    free = [c for c in pool if c.house or c.version_id not in busy]
+    return sum(c.house for c in free) + len({c.owner_id for c in free if not c.house})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ladder=ladders(),
+    low=st.integers(2, 5),
+    extra=st.integers(0, 3),
+    seed=st.integers(0, 2**32),
+)
+def test_a_table_never_seats_one_owner_twice_and_is_none_only_when_the_rule_forbids(
+    ladder, low, extra, seed
+):
+    pool, busy = ladder
+    high = low + extra
+    table = make_table(pool, low, high, random.Random(seed), busy)
+    allowed = seats_the_rule_allows(pool, busy)
+    assert open_seats(pool, busy) == allowed
+    if allowed < low:
+        assert table is None
+        return
+    assert table is not None
+    by_id = {c.version_id: c for c in pool}
+    seated = [by_id[v] for v in table]
+    assert len(set(table)) == len(table)
+    assert low <= len(table) <= min(high, allowed)
+    assert not any(c.version_id in busy for c in seated if not c.house)
+    owners = [c.owner_id for c in seated if not c.house]
+    assert len(owners) == len(set(owners)), f"one owner seated twice: {table}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    houses=st.integers(2, 5),
+    owners=st.integers(0, 3),
+    seed=st.integers(0, 2**32),
+)
+def test_house_bots_repeat_their_owner_where_others_may_not(houses, owners, seed):
+    # Every house bot shares one owner; a ladder of only house bots still plays.
+    pool = [bot(i, owner_id=0, house=True) for i in range(1, houses + 1)]
+    pool += [bot(100 + i, owner_id=i + 1) for i in range(owners)]
+    pool += [bot(200 + i, owner_id=i + 1) for i in range(owners)]  # a second bot each
+    low = 2
+    high = houses + owners
+    rng = random.Random(seed)
+    for _ in range(20):
+        table = make_table(pool, low, high, rng)
+        assert table is not None
+        assert len({v % 100 for v in table if v > 100}) == len([v for v in table if v > 100])
+    full = make_table(pool, high, high, rng)
+    assert full is not None and set(range(1, houses + 1)) <= set(full)
 
 
 # --- the simulation and its helpers ----------------------------------------------------------
