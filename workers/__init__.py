@@ -5,6 +5,7 @@ the modules behind them each do one job:
 
 - `match`: plays one match between sandboxed bots and returns its outcome;
 - `rerun`: runs one bot again on the views one seat had in a recorded match;
+- `info`: what a bot is told at its start (`setup(info)`), one shape in every mode;
 - `protocol`: the wire protocol, runner side;
 - `sandbox`: the runtime on this machine and bwrap's command line;
 - `slots`, `pool`: long-lived sandboxes and the per-process pool of them;

@@ -7,7 +7,6 @@ played out by the fallback policy; the outcome records every seat's status.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import engine
@@ -15,6 +14,7 @@ from workers import protocol
 from workers.bot_process import BotFault, BotProcess
 from workers.cpus import one_cpu
 from workers.fallback import Fallback
+from workers.info import bot_seed, match_infos
 from workers.limits import Limits
 from workers.pool import pool
 from workers.sandbox import runtime
@@ -58,16 +58,6 @@ class _Seat:
             self.bot = None
 
 
-def bot_seed(match_seed: int, seat: int) -> int:
-    """The seed a seat's bot gets in `setup(info)` (and `random` is seeded with).
-
-    Derived from the match seed and the seat, so a replay's seed is enough to
-    give a bot the same seed again, and two seats never share one.
-    """
-    digest = hashlib.sha256(f"tradewinds-bot-seed:{match_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") >> 1
-
-
 def run_match(
     game: str,
     bots: list[str | BotSource],
@@ -86,9 +76,13 @@ def run_match(
     state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
     rt = runtime(unsafe)
     seats = [_Seat(source.label) for source in sources]
+    infos = match_infos(
+        state.game_name, state.num_players, state.options, limits, state.seed,
+        [source.seat_info() for source in sources],
+    )  # fmt: skip
     with one_cpu() as cpu, pool(rt).lease(len(sources)) as slots:
         try:
-            _start(state, seats, sources, slots, limits, cpu)
+            _start(infos, seats, sources, slots, limits, cpu)
             timings = _play(state, seats, limits, Fallback(seed))
             result = state.result()
             for seat in seats:
@@ -101,7 +95,7 @@ def run_match(
         finally:
             for seat in seats:
                 seat.close()
-    return _outcome(state, seats, timings, result)
+    return _outcome(state, seats, timings, result, infos)
 
 
 def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> dict:
@@ -117,7 +111,7 @@ def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> di
     return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
 
 
-def _start(state, seats, sources, slots, limits, cpu) -> None:
+def _start(infos, seats, sources, slots, limits, cpu) -> None:
     """Start the seats one at a time, each with its own init_ms to say `ready`.
 
     One at a time, so a bot that hangs or computes in `setup()` takes nothing
@@ -127,18 +121,9 @@ def _start(state, seats, sources, slots, limits, cpu) -> None:
     # Stage every bot first: a bad upload raises before any process starts.
     for slot, source in zip(slots, sources, strict=True):
         slot.stage(source)
-    who = [source.seat_info() for source in sources]
-    for i, (seat, slot) in enumerate(zip(seats, slots, strict=True)):
+    for info, seat, slot in zip(infos, seats, slots, strict=True):
         seat.bank_ms = float(limits.bank_ms)
-        start = protocol.start(
-            state.game_name,
-            i,
-            state.num_players,
-            state.options,
-            limits.wire(),
-            seed=bot_seed(state.seed, i),
-            seats=who,
-        )
+        start = protocol.start_from(info)
         try:
             seat.bot = slot.spawn(limits, cpu)
             seat.bot.send(start)
@@ -202,7 +187,7 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
     return protocol.action(raw, legal), elapsed
 
 
-def _outcome(state, seats, timings, result) -> dict:
+def _outcome(state, seats, timings, result, infos) -> dict:
     statuses = [seat.status for seat in seats]
     ranks = fault_ranks(result["ranks"], statuses)
     errors = [seat.error for seat in seats]
@@ -215,6 +200,7 @@ def _outcome(state, seats, timings, result) -> dict:
         decision_cpu_ms=timings[1],
         seats=[seat.label for seat in seats],
         bot_seeds=[bot_seed(state.seed, i) for i in range(len(seats))],
+        bot_infos=infos,  # each seat's setup(info), for `ladder replay` to give again
     )
     rated, unrated_reason = True, None
     if len(seats) > 1 and all(status != "ok" for status in statuses):

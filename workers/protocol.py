@@ -50,6 +50,15 @@ def start(
     return line(message)
 
 
+def start_from(info: dict) -> bytes:
+    """The start message of a bot whose `setup(info)` is `info` (`workers.info`): the
+    SDK hands the bot these very fields."""
+    return start(
+        info["game"], info["seat"], info["players"], info["options"], info["limits"],
+        seed=info["seed"], seats=info["seats"],
+    )  # fmt: skip
+
+
 def act(view: dict, legal: list, time_left_ms: int) -> bytes:
     return line({"type": "act", "view": view, "legal": legal, "time_left_ms": time_left_ms})
 

@@ -4,8 +4,12 @@ The record's actions drive the game; at each decision of the chosen seat the
 bot, in the same sandbox and under the same limits as on the ladder, gets
 exactly the view and legal list that seat got, and its answer is compared
 with the recorded one. It stops at the first divergence, fault or the end.
-The bot gets the seed the seat had (`bot_seeds`), so a bot that draws from
-`random` makes the same draws: a crash on the server crashes here too.
+The bot gets exactly the `info` the seat had (`bot_infos`, or for an older
+record the same shape rebuilt by `workers.info.record_infos`), its seed
+included, so a bot that draws from `random` makes the same draws: a crash on
+the server crashes here too. Its limits are the recorded ones unless the
+caller overrides them, and then `info["limits"]` says the ones it runs under.
+It is paused whenever another seat would be thinking, as in the match.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from engine.core import find_legal
 from workers import protocol
 from workers.bot_process import BotFault
 from workers.cpus import one_cpu
+from workers.info import record_infos
 from workers.limits import Limits
-from workers.match import _ask, _Seat, bot_seed
+from workers.match import _ask, _Seat
 from workers.pool import pool
 from workers.sandbox import runtime
 from workers.staging import BotSource
@@ -94,37 +99,44 @@ def check_record(record: dict, seat: int, from_step: int) -> None:
         raise ValueError(f"--from-step must be 0 to {len(record['actions'])}, not {from_step}")
 
 
+def seat_info(record: dict, seat: int, overrides: dict | None = None) -> tuple[dict, Limits]:
+    """The `info` to give the bot re-run as `seat`, and the limits it runs under: the
+    recorded ones, with `overrides` (limit names to values) on top."""
+    infos = record_infos(record)
+    info = infos[seat] if seat < len(infos) else None
+    if not isinstance(info, dict) or not isinstance(info.get("limits"), dict):
+        raise ValueError(f"the record's bot_infos has no info for seat {seat}")
+    limits = Limits.from_dict({**info["limits"], **(overrides or {})})
+    if limits.wire() != info["limits"]:
+        info = {**info, "limits": limits.wire()}  # the bot is told what it runs under
+    return info, limits
+
+
 def rerun(
     record: dict,
     source: BotSource,
     seat: int,
     from_step: int = 0,
-    limits: Limits | None = None,
+    overrides: dict | None = None,
     unsafe: bool = False,
 ) -> Rerun:
-    """Run `source` as `seat` on the record's views; stops at the first divergence or fault."""
+    """Run `source` as `seat` on the record's views; stops at the first divergence or fault.
+
+    `overrides`: limits (by `Limits` name) to run under instead of the recorded ones.
+    """
     check_record(record, seat, from_step)
-    limits = limits or Limits()
-    players = range(record["players"])
-    seeds = record.get("bot_seeds") or [bot_seed(record["seed"], i) for i in players]
-    labels = record.get("seats") or [f"seat {i}" for i in players]
-    who = [{"name": label, "owner": None, "version": None} for label in labels]
+    info, limits = seat_info(record, seat, overrides)
     report = Rerun(seat, source.label, recorded_fault=recorded_fault(record, seat))
     decisions = seat_decisions(record, seat, from_step)
-    first = engine.replay_start(record)
     player = _Seat(source.label)
     with one_cpu() as cpu, pool(runtime(unsafe)).lease(1) as (slot,):
         slot.stage(source)
         try:
             try:
                 player.bot = slot.spawn(limits, cpu)
-                player.bot.send(
-                    protocol.start(
-                        first.game_name, seat, first.num_players, first.options,
-                        limits.wire(), seed=seeds[seat], seats=who,
-                    )
-                )  # fmt: skip
+                player.bot.send(protocol.start_from(info))
                 protocol.ready(player.bot.read_line(limits.init_ms / 1000))
+                player.bot.pause()  # as in the match: paused until its first decision
             except BotFault as exc:
                 report.stopped = exc.status
                 report.steps.append(Step(-1, {}, [], {}, fault=f"{exc.status}: {exc.reason}"))
@@ -147,11 +159,19 @@ def rerun(
                 if find_legal([step.recorded], step.answer) is None:
                     report.stopped = "divergence"
                     return report
+                if _other_moves_next(record, i, seat):
+                    player.bot.pause()  # another seat thinks next in the match
+            player.bot.resume()
             player.bot.send(protocol.end(state_result(record)))
         finally:
             player.close()
             report.stderr = player.stderr
     return report
+
+
+def _other_moves_next(record: dict, step: int, seat: int) -> bool:
+    actions = record["actions"]
+    return step + 1 < len(actions) and actions[step + 1][0] != seat
 
 
 def state_result(record: dict) -> dict:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
+from workers import info
 from workers.sandbox import SDK_NAME, ZYGOTE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +34,9 @@ MAX_ZIP_FILES = 500
 class BotSource:
     """Where a bot's code is, the label it plays under in replays, and who it is.
 
-    `name`, `owner` and `version` are what the other seats' `setup(info)` sees
-    in `info["seats"]`; a local file has only its label as a name.
+    `name`, `owner` and `version` are what every seat's `setup(info)` sees in
+    `info["seats"]` (`workers.info`); a source without them is a local file,
+    named after its path.
     """
 
     label: str
@@ -44,7 +46,10 @@ class BotSource:
     version: int | None = None
 
     def seat_info(self) -> dict:
-        return {"name": self.name or self.label, "owner": self.owner, "version": self.version}
+        """This bot in the one seat shape of `workers.info`."""
+        if self.owner is None:
+            return info.local_seat(self.path if self.name is None else self.name)
+        return info.seat(self.name or self.label, self.owner, self.version)
 
 
 def house_file(game: str, name: str) -> Path | None:
@@ -67,8 +72,9 @@ def house_bots() -> list[str]:
     return sorted(names)
 
 
-def resolve(spec: str) -> BotSource:
-    """A bot from a path (`bot.py`, a directory with `bot.py`, a `.zip`) or a house name."""
+def resolve(spec: str, house_owner: str = info.HOUSE_OWNER) -> BotSource:
+    """A bot from a path (`bot.py`, a directory with `bot.py`, a `.zip`) or a house name,
+    seated as `workers.info` says (a house bot owned by `house_owner`)."""
     path = Path(spec)
     if path.exists():
         if path.is_dir():
@@ -76,11 +82,14 @@ def resolve(spec: str) -> BotSource:
                 raise ValueError(f"directory {spec} has no bot.py")
         elif path.suffix not in (".py", ".zip"):
             raise ValueError(f"{spec}: a bot is a .py file, a .zip or a directory with bot.py")
-        return BotSource(label=str(spec), path=path.resolve())
+        who = info.local_seat(path.resolve())
+        return BotSource(str(spec), path.resolve(), who["name"], who["owner"], who["version"])
     if spec.count("/") == 1 and not spec.endswith((".py", ".zip")):
-        house = house_file(*spec.split("/"))
+        game, name = spec.split("/")
+        house = house_file(game, name)
         if house is not None:
-            return BotSource(label=spec, path=house)
+            who = info.house_seat(name, house_owner)
+            return BotSource(spec, house, who["name"], who["owner"], who["version"])
     raise ValueError(
         f"no bot {spec!r}: not a file or directory, nor a house bot"
         f" (house bots: {', '.join(house_bots()) or 'none'})"

@@ -23,7 +23,7 @@ from ladder.cli import (  # noqa: F401 - admin adds to the group
     tournament,
     tournament_admin,
 )
-from ladder.cli.options import check_game, sandbox_options
+from ladder.cli.options import check_game, house_owner, sandbox_options
 from ladder.cli.options import limits as sandbox_limits
 
 
@@ -175,7 +175,7 @@ def play(game, bots, seed, games, replay, as_json, jobs, logs, move_ms, bank_ms,
             f"{game} takes {spec.min_players} to {spec.max_players} bots, not {len(bots)}"
         )
     try:
-        sources = tuple(resolve(bot) for bot in bots)
+        sources = tuple(resolve(bot, house_owner()) for bot in bots)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOTS") from None
     limits = sandbox_limits(move_ms, bank_ms)

@@ -1,7 +1,10 @@
-"""What `ladder play` and `ladder tournament run` share: the game argument, and the
-sandbox options that become the bots' limits."""
+"""What the local runners (`ladder play`, `ladder tournament run`, `ladder replay`) share:
+the game argument, the sandbox options that become the bots' limits, and who owns the
+house bots."""
 
 from __future__ import annotations
+
+import os
 
 import click
 
@@ -31,6 +34,14 @@ def check_game(game: str) -> None:
         raise click.BadParameter(
             f"unknown game {game!r}; known: {', '.join(engine.game_names())}", param_hint="GAME"
         )
+
+
+def house_owner() -> str:
+    """Who owns the house bots in `info["seats"]` of a local match: the service's house
+    account, HOUSE_USER as the service reads it (`demo` unless set)."""
+    from workers.info import HOUSE_OWNER
+
+    return os.environ.get("HOUSE_USER") or HOUSE_OWNER
 
 
 def limits(move_ms: int | None, bank_ms: int | None):

@@ -1,7 +1,9 @@
 """`ladder replay REPLAY BOT --seat N`: reproduce a seat's match locally, step by step.
 
 REPLAY is a downloaded replay (`.json.gz` or `.json`), or a match id with
-`--server URL`. The bot runs in the same sandbox as on the ladder; the report
+`--server URL`. The bot runs in the same sandbox as on the ladder, under the
+recorded limits (but for `--move-ms`/`--bank-ms`), and gets the very `info`
+its seat had (`workers.rerun`); the report
 says at each of the seat's decisions whether the bot chose what was recorded,
 and at the first divergence or fault prints the view, the legal actions, both
 answers and the bot's stderr.
@@ -17,8 +19,7 @@ from pathlib import Path
 
 import click
 
-from ladder.cli.options import limits as sandbox_limits
-from ladder.cli.options import sandbox_options
+from ladder.cli.options import house_owner, sandbox_options
 
 STDERR_LINES = 40
 
@@ -128,7 +129,7 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
 
     record = load_record(replay, server, token)
     try:
-        source = resolve(bot)
+        source = resolve(bot, house_owner())
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
     click.echo(
@@ -137,8 +138,10 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
         f" {len(record.get('actions') or [])} steps), from step {from_step}."
     )
     try:
-        result = rerun(record, source, seat, from_step, sandbox_limits(move_ms, bank_ms),
-                       unsafe_no_sandbox)  # fmt: skip
+        # The recorded limits, but for those given on the command line.
+        overrides = {"move_ms": move_ms, "bank_ms": bank_ms}
+        overrides = {name: value for name, value in overrides.items() if value is not None}
+        result = rerun(record, source, seat, from_step, overrides, unsafe_no_sandbox)
     except SandboxUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:

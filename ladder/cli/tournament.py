@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ladder.cli.options import check_game, sandbox_options
+from ladder.cli.options import check_game, house_owner, sandbox_options
 from ladder.cli.options import limits as sandbox_limits
 from ladder.tournaments import FORMATS, Standing, Tournament
 
@@ -51,7 +51,7 @@ def run(
 
     check_game(game)
     try:
-        found = entries(bots)
+        found = entries(bots, house_owner())
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOTS") from None
     try:

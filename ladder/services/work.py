@@ -44,7 +44,7 @@ from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import throttle
 from ladder.services.errors import Conflict
-from workers import BotCache, Limits, SandboxUnavailable, house_file, run_job
+from workers import BotCache, Limits, SandboxUnavailable, house_file, info, run_job
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +74,29 @@ def describe(exc: BaseException) -> str:
 
 # -- validation ---------------------------------------------------------------------
 def seat_info(version: BotVersion) -> dict:
-    """Who a stored version is, as the other seats' `setup(info)["seats"]` shows it."""
+    """Who a stored version is, as every seat's `setup(info)["seats"]` shows it."""
     bot = version.bot
-    return {"name": bot.name, "owner": bot.owner.username, "version": version.number}
+    return info.seat(bot.name, bot.owner.username, version.number)
+
+
+def house_seat(session: Session, config: Mapping, game: str, name: str) -> dict:
+    """House bot `name` as a ladder match seats it: the house account's, with the number
+    of its active version (the first, when the house bots are not seeded here)."""
+    owner = config.get("HOUSE_USER") or info.HOUSE_OWNER
+    number = session.scalar(
+        select(BotVersion.number)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(
+            User.username == owner,
+            Bot.game == game,
+            Bot.name == name,
+            BotVersion.state == VersionState.ACTIVE,
+        )
+        .order_by(BotVersion.number.desc())
+        .limit(1)
+    )
+    return info.house_seat(name, owner, number or info.HOUSE_VERSION)
 
 
 def validation_plan(game_name: str) -> list[tuple[int, int]]:
@@ -93,10 +113,12 @@ def validation_plan(game_name: str) -> list[tuple[int, int]]:
     return plan
 
 
-def validation_jobs(version: BotVersion) -> list[tuple[int, dict]]:
-    """(the new bot's seat, job) for each validation match, against house `random` bots."""
+def validation_jobs(version: BotVersion, house: dict | None = None) -> list[tuple[int, dict]]:
+    """(the new bot's seat, job) for each validation match, against house `random` bots
+    seated as `house` (`house_seat`; by default the seeded house bot): a bot is told
+    who sits where exactly as in a ladder match."""
     game = version.bot.game
-    house = str(house_file(game, "random"))
+    house = {**(house or info.house_seat("random")), "path": str(house_file(game, "random"))}
     jobs = []
     for n, (players, mine) in enumerate(validation_plan(game)):
         seats = []
@@ -113,7 +135,7 @@ def validation_jobs(version: BotVersion) -> list[tuple[int, dict]]:
                     }
                 )
             else:
-                seats.append({"seat": i, "label": f"{game}/random", "path": house})
+                seats.append({"seat": i, "label": f"{game}/random", **house})
         job = {"game": game, "seed": version.id * 10 + n, "options": {}, "seats": seats}
         jobs.append((mine, job))
     return jobs
@@ -186,7 +208,7 @@ def validate_version(session: Session, config: Mapping, version_id: int) -> BotV
     except Conflict:
         return None  # validated already, or being validated by another worker
     try:
-        planned = validation_jobs(version)
+        planned = validation_jobs(version, house_seat(session, config, version.bot.game, "random"))
         results = []
         for seat, job in planned:
             with local_files(session, config, job) as local:

@@ -19,6 +19,7 @@ from ladder.tournaments.model import Match, MatchKey, Result
 from ladder.tournaments.standings import Standing
 from ladder.tournaments.tournament import Tournament, play
 from workers import BotSource, Limits, close_pools, resolve, run_match
+from workers.info import HOUSE_OWNER
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,11 @@ class Entry:
     source: BotSource
 
 
-def entries(specs: Sequence[str]) -> list[Entry]:
+def entries(specs: Sequence[str], house_owner: str = HOUSE_OWNER) -> list[Entry]:
     """The entrants for bots given as paths or house names (ValueError for an unknown bot).
 
-    A name given more than once gets `#1`, `#2`, ... in the order given.
+    A name given more than once gets `#1`, `#2`, ... in the order given (its label
+    only: the other seats see it by the same name as in `ladder play`).
     """
     counts = {spec: specs.count(spec) for spec in specs}
     seen: dict[str, int] = {}
@@ -41,7 +43,7 @@ def entries(specs: Sequence[str]) -> list[Entry]:
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         label = f"{spec}#{seen[spec]}" if counts[spec] > 1 else spec
-        found.append(Entry(spec, label, replace(resolve(spec), label=label)))
+        found.append(Entry(spec, label, replace(resolve(spec, house_owner), label=label)))
     return found
 
 

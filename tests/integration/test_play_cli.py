@@ -136,7 +136,8 @@ def test_each_bot_gets_its_seed_and_the_seats_and_random_replays(game, tmp_path)
     first = runs[0]
     assert first["replay"]["bot_seeds"] == [bot_seed(3, i) for i in range(len(seats))]
     for i, text in enumerate(first["stderr"]):
-        assert text.startswith(f"SEED {bot_seed(3, i)} {[str(bot)] * len(seats)}\n")
+        # A local file is seated by its name (workers.info), not its path.
+        assert text.startswith(f"SEED {bot_seed(3, i)} {['seeded'] * len(seats)}\n")
     assert runs[0]["stderr"] == runs[1]["stderr"]  # the same draws, hence the same moves
     assert runs[0]["replay"]["actions"] == runs[1]["replay"]["actions"]
     assert len(set(first["stderr"])) == len(seats)  # each seat its own seed
