@@ -359,15 +359,20 @@ def ladder_candidates(session: Session, config: Mapping, game: str) -> list[Cand
 
 
 def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> list[int]:
-    """Top every game up to LADDER_IN_FLIGHT ranked matches queued or running."""
+    """Top every game up to LADDER_IN_FLIGHT ranked matches queued or running.
+
+    A game whose owners cannot fill its smallest table under the owner rule
+    (`ranking.matchmaking`) gets none and waits; the staff page says so.
+    """
     created = []
     target = int(config.get("LADDER_IN_FLIGHT", 4))
     for name in engine.game_names():
         game = engine.get_game(name)
         while True:
-            # Each match is counted and made under the game's lock (create_match commits,
-            # which ends it): two schedulers at once top up to the target, not past it,
-            # and never seat a bot the other just seated.
+            # Each match is counted, drawn, checked and made under the game's lock
+            # (create_match commits, which ends it): two schedulers at once top up to the
+            # target, not past it, never seat a bot the other just seated, and store only
+            # tables whose owners the database shows apart.
             throttle.lock(session, f"schedule:{name}")
             in_flight = session.scalars(
                 select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
@@ -381,12 +386,30 @@ def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> li
             table = len(in_flight) < target and make_table(
                 candidates, game.min_players, game.max_players, rng, busy
             )
-            if not table:
+            if not table or not _owners_apart(session, config, table):
                 session.rollback()  # ends the lock
                 break
             match = match_service.create_match(session, config, name, table, ranked=True)
             created.append(match.id)
     return created
+
+
+def _owners_apart(session: Session, config: Mapping, table: list[int]) -> bool:
+    """Whether the rows seat each owner once (house bots apart), read under the game's
+    lock just before the match is stored: the rule rests on the database, not only on
+    the list the table was drawn from."""
+    house = config.get("HOUSE_USER", "demo")
+    owners = session.execute(
+        select(Bot.owner_id, User.username)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(BotVersion.id.in_(table))
+    ).all()
+    seated = [owner for owner, username in owners if username != house]
+    if len(owners) == len(table) and len(seated) == len(set(seated)):
+        return True
+    log.error("a ladder table broke the owner rule; not stored", extra={"versions": table})
+    return False
 
 
 def requeue_stale(

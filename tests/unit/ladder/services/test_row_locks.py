@@ -8,8 +8,10 @@ on the whole file), so most of these run on PostgreSQL only.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from datetime import timedelta
@@ -188,3 +190,46 @@ def test_a_scheduler_alone_still_fills_every_game(session, config):
     session.execute(update(Match).values(state=MatchState.FINISHED))
     session.commit()
     assert len(work.schedule_ladder(session, config, random.Random(3))) == 2
+
+
+def test_two_schedulers_racing_seat_no_owner_twice_and_no_bot_twice(
+    session, config, engine, monkeypatch
+):
+    # Four owners with two bots each; each scheduler is slowed after it draws a table, so
+    # without the game's lock both would draw from the same busy set and seat a bot the
+    # other had just seated, on SQLite and PostgreSQL alike.
+    owner_of = {}
+    for name in ("ann", "ben", "cat", "dan"):
+        user = make_user(session, name)
+        for i in range(2):
+            owner_of[make_active_bot(session, config, user, name=f"{name}-{i}").id] = name
+    draw = work.make_table
+
+    def slow_draw(*args):
+        table = draw(*args)
+        time.sleep(0.01)
+        return table
+
+    def schedule(own, start, seed):
+        start.wait()
+        return work.schedule_ladder(own, config, random.Random(seed))
+
+    monkeypatch.setattr(work, "make_table", slow_draw)
+    config["LADDER_IN_FLIGHT"] = 50
+    for seeds in ((1, 2), (3, 4)):
+        start = threading.Barrier(2)
+        runs = [Run(engine, functools.partial(schedule, start=start, seed=s)) for s in seeds]
+        created = [m for run in runs for m in run.value()]
+        session.expire_all()
+        queued = session.scalars(select(Match).where(Match.state == MatchState.QUEUED)).all()
+        assert sorted(m.id for m in queued) == sorted(created)
+        seated = [s.version_id for m in queued for s in m.seats]
+        assert len(seated) == len(set(seated)), "a bot was seated at two tables at once"
+        for m in queued:
+            owners = [owner_of[s.version_id] for s in m.seats]
+            assert len(owners) == len(set(owners)), f"match {m.id} seats {owners}"
+        # Each table takes one bot of an owner at most: two tables at least, then no room.
+        assert len(queued) >= 2
+        assert len({owner_of[v] for v in set(owner_of) - set(seated)}) < 2
+        session.execute(update(Match).values(state=MatchState.FINISHED))
+        session.commit()

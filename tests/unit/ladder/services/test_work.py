@@ -64,6 +64,54 @@ def test_house_bots_may_sit_at_several_tables(session, config):
     assert len(created) == 3  # three house bots fill three tables at once
 
 
+def seated_owners(session, match_ids):
+    """Per match, the owners' names in seat order."""
+    session.expire_all()
+    return [[s.version.bot.owner.username for s in session.get(Match, m).seats] for m in match_ids]
+
+
+def test_the_scheduler_never_seats_one_owner_twice(session, config):
+    config["HOUSE_USER"] = "demo"
+    for name, count in (("ann", 3), ("ben", 3), ("cat", 1)):
+        user = make_user(session, name)
+        for i in range(count):
+            make_active_bot(session, config, user, name=f"{name}-{i}")
+    config["LADDER_IN_FLIGHT"] = 10
+    created = work.schedule_ladder(session, config, random.Random(6))
+    # Each table takes at most one of ann's three bots and one of ben's, and scheduling
+    # stops only once one of them has none free: three tables, whatever their sizes.
+    assert len(created) == 3
+    for owners in seated_owners(session, created):
+        assert len(owners) == len(set(owners)), owners
+
+
+def test_a_ladder_of_one_owner_waits_until_a_second_or_a_house_bot_comes(session, config):
+    config["HOUSE_USER"] = "demo"
+    ann = make_user(session, "ann")
+    for i in range(3):
+        make_active_bot(session, config, ann, name=f"ann-{i}")
+    config["LADDER_IN_FLIGHT"] = 4
+    assert work.schedule_ladder(session, config, random.Random(7)) == []
+    make_active_bot(session, config, make_user(session, "demo"), name="house")
+    created = work.schedule_ladder(session, config, random.Random(8))
+    assert len(created) == 3  # the house bot is never busy; each of ann's bots plays once
+    assert all(sorted(owners) == ["ann", "demo"] for owners in seated_owners(session, created))
+
+
+def test_a_table_the_rows_show_breaks_the_owner_rule_is_not_stored(
+    session, config, monkeypatch, caplog
+):
+    ann = make_user(session, "ann")
+    twins = [make_active_bot(session, config, ann, name=f"ann-{i}").id for i in range(2)]
+    make_active_bot(session, config, make_user(session, "ben"), name="ben-bot")
+    # As if matchmaking had been handed a list with ann's bots under two owners.
+    monkeypatch.setattr(work, "make_table", lambda *args: list(twins))
+    config["LADDER_IN_FLIGHT"] = 4
+    assert work.schedule_ladder(session, config, random.Random(9)) == []
+    assert session.scalars(select(Match.id)).all() == []
+    assert "broke the owner rule" in caplog.text
+
+
 def test_retired_and_unrated_versions_are_not_candidates(session, config):
     versions = three_owners(session, config)
     session.get(BotVersion, versions[0].id).state = "retired"
