@@ -71,3 +71,23 @@ def test_check_record_says_what_is_wrong(change, seat, step, message):
         del record["actions"]
     with pytest.raises(ValueError, match=message):
         check_record(record, seat, step)
+
+
+def test_the_rerun_bot_gets_the_recorded_info_and_limits_unless_overridden():
+    from workers.info import match_infos, seat
+    from workers.limits import Limits
+    from workers.rerun import seat_info
+
+    record = played()
+    who = [seat("a", "alice", 1), seat("random", "demo", 4), seat("b", "bob", 2)]
+    limits = Limits(move_ms=400, bank_ms=3000, init_ms=2000)
+    infos = match_infos("manila", 3, record["options"], limits, record["seed"], who)
+    record["bot_infos"] = infos
+    info, used = seat_info(record, 1)
+    assert info == infos[1]  # unchanged
+    assert used.wire() == limits.wire() and used.memory_mb == Limits().memory_mb
+    info, used = seat_info(record, 1, {"move_ms": 900})
+    assert used.move_ms == 900 and used.bank_ms == 3000
+    assert info == {**infos[1], "limits": {"move_ms": 900, "bank_ms": 3000, "init_ms": 2000}}
+    with pytest.raises(ValueError, match="no info for seat 2"):
+        seat_info({**record, "bot_infos": infos[:2]}, 2)
