@@ -49,6 +49,8 @@ UIDS = 50_000  # outer uids UID_BASE.. a machine's runners claim from, one per l
 # the sandbox ever starts is a member from its first instruction.
 JOIN_GROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
+CONTROL_FD = 0  # the zygote's end of its control socket, inside the sandbox
+
 _uids = Claims("uid")
 
 
@@ -91,7 +93,9 @@ class Slot:
         self._bot_running = False
         self.zygote: int | None = None
         ours, theirs = socket.socketpair()
-        fd = theirs.fileno()
+        # The zygote's end is its stdin: always descriptor 0 in its argv, whatever this
+        # process has open, so a bot's /proc/self/cmdline is the same in every mode.
+        fd = CONTROL_FD
         if self._rt.bwrap is not None:
             sdk, bot = str(self._sdk_dir), str(self.bot_dir)
             command = bwrap_command(self._rt, sdk, bot, fd)
@@ -113,10 +117,9 @@ class Slot:
         try:
             self.proc = subprocess.Popen(
                 command,
-                stdin=subprocess.DEVNULL,
+                stdin=theirs,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                pass_fds=(fd,),
                 env=env,
                 cwd="/",
                 start_new_session=True,
