@@ -1,4 +1,5 @@
-"""The ladder's health at a glance, for staff: queue, workers, matches in flight, failures.
+"""The ladder's health at a glance, for staff: queue, workers, matches in flight, games
+waiting for owners, failures.
 
 Everything is read fresh on each call; nothing here writes. The broker may be
 missing (no REDIS_URL) or down: then the Redis figures are None with a note
@@ -27,6 +28,8 @@ from ladder.models import (
     utcnow,
     version_label,
 )
+from ladder.ranking.matchmaking import open_seats
+from ladder.services.work import ladder_candidates
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ def ladder_status(session: Session, config: Mapping, now: datetime | None = None
         "workers": workers,
         "isolation_warnings": isolation_warnings(workers),
         "in_flight": in_flight(session),
+        "waiting": waiting_for_owners(session, config),
         "failures_last_hour": failures_since(session, hour_ago),
         "finished": {
             "last_hour": finished_since(session, hour_ago),
@@ -134,6 +138,31 @@ def in_flight(session: Session) -> dict[str, dict[str, int]]:
     for game, state, count in rows:
         counts.setdefault(game, dict.fromkeys(IN_FLIGHT, 0))[state] = count
     return dict(sorted(counts.items()))
+
+
+def waiting_for_owners(session: Session, config: Mapping) -> dict[str, dict]:
+    """The games whose ladder cannot fill even its smallest table under the owner rule
+    (`ranking.matchmaking`), so no rated match is made: how many seats its owners and
+    house bots could fill, how many are needed, and a line saying so."""
+    waiting = {}
+    for name in engine.game_names():
+        candidates = ladder_candidates(session, config, name)
+        seats, needed = open_seats(candidates), engine.get_game(name).min_players
+        if seats >= needed:
+            continue
+        owners = len({c.owner_id for c in candidates if not c.house})
+        house = seats - owners
+        who = _count(owners, "owner") + (f" and {_count(house, 'house bot')}" if house else "")
+        waiting[name] = {
+            "seats": seats,
+            "needed": needed,
+            "line": f"waiting: {who} can play, {needed} needed",
+        }
+    return waiting
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def finished_since(session: Session, since: datetime) -> int:

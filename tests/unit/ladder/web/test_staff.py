@@ -20,7 +20,7 @@ from ladder.models import BotVersion, Match, User, utcnow
 from ladder.services import bots, matches
 from ladder.services.accounts import set_staff
 from ladder.services.status import ladder_status
-from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot
+from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 
 FAULT = "Fault: act() raised ZeroDivisionError on move 2"
 
@@ -154,6 +154,7 @@ def test_status_json_has_the_documented_shape(staff_client, ladder_data):
         "workers",
         "isolation_warnings",
         "in_flight",
+        "waiting",
         "failures_last_hour",
         "finished",
     }
@@ -191,6 +192,35 @@ def test_an_idle_ladder_lists_every_game_at_zero(session, config):
     assert "toyrace" in status["in_flight"]
     assert status["finished"] == {"last_hour": 0, "last_5_minutes": 0}
     assert status["failures_last_hour"] == {"matches": 0, "validations": 0, "recent": []}
+    assert status["waiting"]["toyrace"] == {
+        "seats": 0,
+        "needed": 2,
+        "line": "waiting: 0 owners can play, 2 needed",
+    }
+    assert set(status["waiting"]) == set(engine.game_names())
+
+
+def test_a_game_short_of_owners_says_it_waits_until_it_has_enough(
+    staff_client, session, config, alice, bob
+):
+    config["HOUSE_USER"] = "demo"
+    for name in ("one", "two", "three"):
+        make_active_bot(session, config, alice, name=name)
+    make_active_bot(session, config, alice, name="m", game="manila")
+    house = make_user(session, "demo")
+    make_active_bot(session, config, house, name="house-m", game="manila")
+    waiting = ladder_status(session, config)["waiting"]
+    assert waiting["toyrace"]["line"] == "waiting: 1 owner can play, 2 needed"
+    assert waiting["manila"]["line"] == "waiting: 1 owner and 1 house bot can play, 3 needed"
+    page = staff_client.get("/staff").get_data(as_text=True)
+    assert "toyrace waiting: 1 owner can play, 2 needed" in page
+    # A second owner fills toyrace's smallest table; manila still needs a third seat.
+    make_active_bot(session, config, bob, name="bobs")
+    waiting = ladder_status(session, config)["waiting"]
+    assert "toyrace" not in waiting and waiting["manila"]["seats"] == 2
+    page = staff_client.get("/staff").get_data(as_text=True)
+    assert "toyrace waiting" not in page
+    assert "manila waiting: 1 owner and 1 house bot can play, 3 needed" in page
 
 
 # -- without a broker ------------------------------------------------------------------
