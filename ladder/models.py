@@ -87,6 +87,9 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     is_staff: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The client's address at registration (PROXY_HOPS honoured): accounts made from one
+    # address within a day are one owner to the collusion check (`services.collusion`).
+    registered_from: Mapped[str | None] = mapped_column(String(64))
 
     bots: Mapped[list[Bot]] = relationship(back_populates="owner")
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user")
