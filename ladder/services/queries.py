@@ -5,6 +5,7 @@ The site and the API show the same facts, so both use these shapes.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
 from sqlalchemy import and_, case, func, select
@@ -17,6 +18,7 @@ from ladder.models import (
     MatchSeat,
     Rating,
     RatingHistory,
+    TournamentMatch,
     User,
     VersionState,
 )
@@ -337,3 +339,22 @@ def match_list(
 
 def match_detail(session: Session, match: Match) -> dict:
     return match_summary(match, _seat_rows(session, [match.id])[match.id])
+
+
+def match_table(session: Session, match: Match, seats: list[dict], house: str) -> dict:
+    """Who made the table: `kind` ("ladder", "challenge" or "tournament", with its
+    `tournament_id`), and `shared_owners`, the owners (house apart) holding two seats or
+    more, which a rated ladder table never seats (`ranking.matchmaking`)."""
+    tournament_id = session.scalar(
+        select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match.id)
+    )
+    if tournament_id is not None:
+        kind = "tournament"
+    else:
+        kind = "challenge" if match.requested_by_id is not None else "ladder"
+    seated = Counter(s["owner"] for s in seats if s["owner"] != house)
+    return {
+        "kind": kind,
+        "tournament_id": tournament_id,
+        "shared_owners": sorted(owner for owner, n in seated.items() if n > 1),
+    }

@@ -63,13 +63,16 @@ def match_list():
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
     detail = queries.match_detail(db.session, found)
+    table = queries.match_table(
+        db.session, found, detail["seats"], current_app.config.get("HOUSE_USER", "demo")
+    )
     # The stderr of a seat is shown to that bot's owner only.
     own_stderr = {}
     if current_user.is_authenticated:
         for seat in found.seats:
             if seat.version.bot.owner_id == current_user.id:
                 own_stderr[seat.seat] = seat.stderr or ""
-    return render_template("matches/match.html", match=detail, own_stderr=own_stderr)
+    return render_template("matches/match.html", match=detail, table=table, own_stderr=own_stderr)
 
 
 @bp.get("/matches/<id:match_id>/replay.json.gz")

@@ -14,7 +14,7 @@ from werkzeug.test import encode_multipart
 
 import engine
 from ladder.models import BotVersion, Match
-from ladder.services import bots, matches
+from ladder.services import bots, matches, tournaments
 from tests.unit.ladder.conftest import BOT_SOURCE, csrf_token, login, make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
@@ -317,6 +317,55 @@ def test_a_rated_match_page_has_no_unrated_note(client, session, config, alice, 
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "<p>Rated · state finished" in page and "unrated-reason" not in page
     assert client.get(f"/api/v1/matches/{match.id}").get_json()["unrated_reason"] is None
+
+
+SHARED = '<p class="warning" id="shared-owners">Two bots of one owner at this table'
+
+
+def test_a_challenge_seating_one_owner_twice_is_marked_unrated(client, session, config, alice, bob):
+    a1, a2 = (make_active_bot(session, config, alice, name=n) for n in ("a1", "a2"))
+    b = make_active_bot(session, config, bob)
+    match = matches.create_challenge(session, config, alice, a1.id, [a2.id, b.id])
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "<p>Unrated (challenge) · state queued" in page
+    assert f"{SHARED} (alice):\na challenge may seat them together; it is unrated" in page
+    alone = matches.create_challenge(session, config, alice, a1.id, [b.id])
+    assert "shared-owners" not in client.get(f"/matches/{alone.id}").get_data(as_text=True)
+
+
+def test_a_tournament_table_of_one_owner_twice_is_marked_with_its_tournament(
+    client, session, config, alice, bob
+):
+    staff = make_user(session, "sam")
+    staff.is_staff = True
+    session.commit()
+    t = tournaments.create_tournament(session, staff, "Cup", "toyrace", table_size=3)
+    tournaments.open_tournament(session, staff, t.id)
+    for user, name in ((alice, "a1"), (alice, "a2"), (bob, "b")):
+        tournaments.enter(session, user, t.id, make_active_bot(session, config, user, name).bot_id)
+    tournaments.start(session, config, staff, t.id)
+    [match] = tournaments.slots(session, t.id).values()
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert f'Unrated (<a href="/tournaments/{t.id}">tournament #{t.id}</a>)' in page
+    assert "Unrated (challenge)" not in page
+    assert f"{SHARED} (alice):\na tournament may seat them together" in page
+
+
+def test_house_bots_sharing_a_rated_table_are_not_marked(client, session, config, bob):
+    config["HOUSE_USER"] = "demo"
+    demo = make_user(session, "demo")
+    h1, h2 = (make_active_bot(session, config, demo, name=n) for n in ("h1", "h2"))
+    b = make_active_bot(session, config, bob)
+    match = matches.create_match(session, config, "toyrace", [h1.id, h2.id, b.id], ranked=True)
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert "<p>Rated · state queued" in page and "shared-owners" not in page
+
+
+def test_a_rated_table_from_before_the_owner_rule_says_so(client, session, config, alice, bob):
+    a1, a2 = (make_active_bot(session, config, alice, name=n) for n in ("a1", "a2"))
+    match = matches.create_match(session, config, "toyrace", [a1.id, a2.id], ranked=True)
+    page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert f"{SHARED} (alice):\nseated before rated ladder tables kept each owner" in page
 
 
 def test_queued_match_has_no_replay(client, session, config, alice, bob):
