@@ -13,8 +13,9 @@ Validation, rated ladder matches, challenges, tournaments (on the service and
 - `seed`: the seat's own integer, derived from the match seed (`bot_seed`).
 - `limits`: the move, bank and init times the match enforces (`Limits.wire`).
 
-The match runner keeps every seat's `info` in the replay (`bot_infos`), and
-`ladder replay` gives a bot exactly the one its seat had; `record_infos`
+The match runner keeps every seat's `info` in the replay (`bot_infos`, and all
+the limits as `bot_limits`), and `ladder replay` gives a bot exactly the one
+its seat had; `record_infos`
 rebuilds it, in the same shape, for a record older than that.
 """
 

@@ -95,7 +95,7 @@ def run_match(
         finally:
             for seat in seats:
                 seat.close()
-    return _outcome(state, seats, timings, result, infos)
+    return _outcome(state, seats, timings, result, infos, limits)
 
 
 def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> dict:
@@ -187,7 +187,7 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
     return protocol.action(raw, legal), elapsed
 
 
-def _outcome(state, seats, timings, result, infos) -> dict:
+def _outcome(state, seats, timings, result, infos, limits) -> dict:
     statuses = [seat.status for seat in seats]
     ranks = fault_ranks(result["ranks"], statuses)
     errors = [seat.error for seat in seats]
@@ -201,6 +201,7 @@ def _outcome(state, seats, timings, result, infos) -> dict:
         seats=[seat.label for seat in seats],
         bot_seeds=[bot_seed(state.seed, i) for i in range(len(seats))],
         bot_infos=infos,  # each seat's setup(info), for `ladder replay` to give again
+        bot_limits=limits.as_dict(),  # all of them (info has the times only), likewise
     )
     rated, unrated_reason = True, None
     if len(seats) > 1 and all(status != "ok" for status in statuses):

@@ -101,12 +101,15 @@ def check_record(record: dict, seat: int, from_step: int) -> None:
 
 def seat_info(record: dict, seat: int, overrides: dict | None = None) -> tuple[dict, Limits]:
     """The `info` to give the bot re-run as `seat`, and the limits it runs under: the
-    recorded ones, with `overrides` (limit names to values) on top."""
+    recorded ones (`bot_limits`, else the defaults, with the seat's times), with
+    `overrides` (limit names to values) on top."""
     infos = record_infos(record)
     info = infos[seat] if seat < len(infos) else None
     if not isinstance(info, dict) or not isinstance(info.get("limits"), dict):
         raise ValueError(f"the record's bot_infos has no info for seat {seat}")
-    limits = Limits.from_dict({**info["limits"], **(overrides or {})})
+    recorded = record.get("bot_limits")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    limits = Limits.from_dict({**recorded, **info["limits"], **(overrides or {})})
     if limits.wire() != info["limits"]:
         info = {**info, "limits": limits.wire()}  # the bot is told what it runs under
     return info, limits

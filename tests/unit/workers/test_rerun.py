@@ -89,5 +89,8 @@ def test_the_rerun_bot_gets_the_recorded_info_and_limits_unless_overridden():
     info, used = seat_info(record, 1, {"move_ms": 900})
     assert used.move_ms == 900 and used.bank_ms == 3000
     assert info == {**infos[1], "limits": {"move_ms": 900, "bank_ms": 3000, "init_ms": 2000}}
+    record["bot_limits"] = Limits(memory_mb=256, move_ms=1).as_dict()  # info's times win
+    info, used = seat_info(record, 1)
+    assert used.memory_mb == 256 and used.wire() == limits.wire() and info == infos[1]
     with pytest.raises(ValueError, match="no info for seat 2"):
         seat_info({**record, "bot_infos": infos[:2]}, 2)
