@@ -94,6 +94,11 @@ def _room(bots: Sequence[Candidate]) -> int:
     return sum(c.house for c in bots) + len({c.owner_id for c in bots if not c.house})
 
 
+def _owner(c: Candidate) -> tuple[bool, int]:
+    """Whose bot this is, for preferring owners not yet seated (the house is one owner)."""
+    return (c.house, c.owner_id)
+
+
 def _check_players(min_players: int, max_players: int) -> None:
     for value in (min_players, max_players):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -127,25 +132,31 @@ def _spread(seed: Candidate) -> float:
 def _fill(
     seed: Candidate, others: list[Candidate], seats: int, rng: random.Random
 ) -> list[Candidate]:
-    """`seats` bots near the seed's μ, one per owner (house bots each on their own).
+    """`seats` bots near the seed's μ, one per owner, and house bots beside each other
+    only where the window lacks owners.
 
     `others` hold no bot of a (non-house) seed's owner, and leave room for `seats`.
     """
+    # Distinct owners are still preferred among house bots too (the house counts as one
+    # owner here): a ladder of many owners is not filled up with the house's bots.
+    owners_elsewhere = {_owner(c) for c in others} - {_owner(seed)}
+    wanted_owners = min(seats, len(owners_elsewhere))
     half = rng.uniform(*WINDOW_RANGE) * _spread(seed)
     while True:
         inside = [c for c in others if abs(c.mu - seed.mu) <= half]
-        if _room(inside) >= seats:
+        new_owners = {_owner(c) for c in inside} - {_owner(seed)}
+        if _room(inside) >= seats and len(new_owners) >= wanted_owners:
             break
-        half *= 2  # too few owners fit: widen; ends once the window holds every bot
+        half *= 2  # too few fit: widen; ends once the window holds every bot
     rng.shuffle(inside)
     chosen: list[Candidate] = []
-    seated_owners: set[int] = set()
-    for c in inside:
-        if len(chosen) == seats:
-            break
-        if c.house:
+    seated_owners = {_owner(seed)}
+    for c in inside:  # first pass: one bot per owner not yet at the table
+        if len(chosen) < seats and _owner(c) not in seated_owners:
             chosen.append(c)
-        elif c.owner_id not in seated_owners:
+            seated_owners.add(_owner(c))
+    taken = {c.version_id for c in chosen}
+    for c in inside:  # then more house bots, the only ones whose owner may repeat
+        if len(chosen) < seats and c.house and c.version_id not in taken:
             chosen.append(c)
-            seated_owners.add(c.owner_id)
     return chosen

@@ -180,6 +180,13 @@ def test_busy_bots_leave_their_owner_free_to_play_another():
     assert open_seats(ladder, busy={1}) == 2 and open_seats(ladder, busy={1, 2}) == 1
 
 
+def test_house_bots_share_a_table_only_where_owners_are_lacking():
+    # Owners still come first: with five owners near, a table of three holds one house bot.
+    ladder = [bot(i, owner_id=1, house=True) for i in range(1, 4)]
+    ladder += [bot(i) for i in range(4, 9)]
+    assert all(len(set(t) & {1, 2, 3}) <= 1 for t in tables(ladder, 3, 3))
+
+
 def test_house_bots_may_share_a_table_and_fill_what_owners_cannot():
     ladder = [bot(i, owner_id=1, house=True) for i in range(1, 4)] + [bot(4), bot(5, owner_id=4)]
     drawn = tables(ladder, 3, 4)
@@ -204,9 +211,10 @@ def test_same_rng_seed_gives_the_same_tables():
 
 @st.composite
 def ladders(draw):
-    """A random pool: a few owners (owner 0 is the house when `house` is drawn), each with
-    one or more bots of random μ, σ and games, some of them busy."""
-    house = draw(st.booleans())
+    """A random pool: a few owners, each with one or more bots of random μ, σ and games,
+    some of them busy. House bots are none, owner 0's (as on the site), or any bot at all
+    (a house flag the rule must honour whatever owner id comes with it)."""
+    house = draw(st.sampled_from(["none", "owner 0", "any"]))
     count = draw(st.integers(0, 14))
     owners = draw(st.lists(st.integers(0, 6), min_size=count, max_size=count))
     pool = [
@@ -216,7 +224,7 @@ def ladders(draw):
             mu=draw(st.floats(-20.0, 70.0)),
             sigma=draw(st.floats(0.5, 9.0)),
             games=draw(st.integers(0, 60)),
-            house=house and owner == 0,
+            house=(house == "owner 0" and owner == 0) or (house == "any" and draw(st.booleans())),
         )
         for i, owner in enumerate(owners)
     ]
