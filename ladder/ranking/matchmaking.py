@@ -8,10 +8,12 @@ TrueSkill the most, and the random width keeps some variety.
 The owner rule: no two bots of one owner sit at a rated table, whichever bots
 or versions they are, so one person cannot seat two bots that play as a team.
 House bots are exempt: they are ordinary ladder members of the house account,
-may share a table with each other, and are never busy (they may sit at any
-number of tables at once). A ladder whose owners (plus house bots) cannot fill
-the game's smallest table gets no table at all (`make_table` returns None) and
-waits; `open_seats` says how many seats the rule leaves.
+may share a table with each other (only where the window lacks other owners),
+and are never busy (they may sit at any number of tables at once). The table
+size is drawn within the seats the rule leaves (`open_seats`: one per owner,
+one per house bot); a ladder that cannot fill the game's smallest table gets
+none (`make_table` returns None) and waits. Challenges and tournaments seat
+whom they are given; this module does not choose for them.
 """
 
 from __future__ import annotations
