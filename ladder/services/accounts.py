@@ -67,12 +67,17 @@ def check_password(username: str, password: str) -> None:
 
 
 def register(
-    session: Session, username: str, password: str, *, reserved: Collection[str] = ()
+    session: Session,
+    username: str,
+    password: str,
+    *,
+    reserved: Collection[str] = (),
+    address: str | None = None,
 ) -> User:
     """Create an account; the password is stored only as a salted hash.
 
     A `reserved` name (the house account's, for people registering), in any case, is
-    taken like any other.
+    taken like any other. `address` is the client's, kept as `registered_from`.
     """
     username = check_username(username)
     check_password(username, password)
@@ -83,7 +88,11 @@ def register(
     )
     if taken:
         raise Conflict(f"the username {username!r} is taken")
-    user = User(username=username, password_hash=password_hash)
+    user = User(
+        username=username,
+        password_hash=password_hash,
+        registered_from=address[:64] if address else None,
+    )
     session.add(user)
     try:
         session.commit()
@@ -107,6 +116,7 @@ def register_from(
     """
     now = now or utcnow()
     check_password(check_username(username), password)
+    client = address
     address = (address or "unknown")[:64]
     limit = int(config["REGISTRATIONS_PER_HOUR"])
     throttle.lock(session, f"register:{address}")
@@ -121,7 +131,8 @@ def register_from(
         )
     throttle.record(session, "register", address, now)
     session.commit()
-    return register(session, username, password, reserved=(config.get("HOUSE_USER") or HOUSE_USER,))
+    reserved = (config.get("HOUSE_USER") or HOUSE_USER,)
+    return register(session, username, password, reserved=reserved, address=client)
 
 
 def change_password(
