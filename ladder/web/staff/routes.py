@@ -1,15 +1,19 @@
-"""The staff status page (HTML and JSON): thin views over `services.status`."""
+"""The staff pages: the status page (HTML and JSON), thin over `services.status`, and the
+collusion check, thin over `services.collusion`."""
 
 from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, abort, current_app, jsonify, render_template
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
 from flask_login import current_user, login_required
 
+import engine
 from ladder.extensions import db
 from ladder.jobs.broker import WORKER_FORGET_S
+from ladder.services import collusion
 from ladder.services.status import ladder_status
+from ladder.web.boards.games import known_game
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 
@@ -43,3 +47,15 @@ def status_json():
     response = jsonify(_status())
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/collusion")
+@staff_required
+def collusion_check():
+    """Pairs of owners whose results together beat their ratings, for one game (?game=)."""
+    names = engine.game_names()
+    if not names:
+        abort(404)
+    game = known_game(request.args.get("game") or names[0])
+    report = collusion.examine(db.session, current_app.config, game)
+    return render_template("staff/collusion.html", report=report, games=names)
