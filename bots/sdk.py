@@ -25,6 +25,31 @@ EXIT_PROTOCOL = 5  # the runner sent something this SDK does not understand
 INFO_KEYS = ("game", "seat", "players", "options", "limits", "seed", "seats")
 
 
+# What the sandbox refuses between seats, named before the kernel is asked, so a bot's
+# stderr says which call and why (bots/README.md, "What a bot cannot do"). The zygote
+# installs the hook with the system-call filter, which refuses the same underneath (with
+# a bare PermissionError) whatever makes the call.
+WHY_LOCKS = "file locks on files every seat can open would pass bits between seats"
+REFUSED_EVENTS = {"fcntl.flock": WHY_LOCKS, "fcntl.lockf": WHY_LOCKS}
+# fcntl commands: the record and open-file-description locks, leases and F_NOTIFY.
+REFUSED_FCNTL = {5: WHY_LOCKS, 6: WHY_LOCKS, 7: WHY_LOCKS, 36: WHY_LOCKS, 37: WHY_LOCKS,
+                 38: WHY_LOCKS, 1024: "file leases", 1025: "file leases",
+                 1026: "change notifications on shared folders"}  # fmt: skip
+AF_UNIX = 1
+SEE_DOCS = "(what a bot cannot do: bots/README.md)"
+
+
+def refuse_what_the_sandbox_refuses(event: str, args: tuple) -> None:
+    """An audit hook: a PermissionError naming the call, for calls the sandbox refuses."""
+    why = REFUSED_EVENTS.get(event)
+    if why is None and event == "fcntl.fcntl":
+        why = REFUSED_FCNTL.get(args[1])
+    elif why is None and event == "socket.__new__" and args[1] not in (AF_UNIX, -1):
+        why = "only Unix sockets: the sandbox has no network"
+    if why is not None:
+        raise PermissionError(errno.EPERM, f"{event} is refused in the sandbox: {why} {SEE_DOCS}")
+
+
 class LoadError(Exception):
     """The bot module could not be loaded; the message says why, for its author."""
 
@@ -95,7 +120,10 @@ def _traceback() -> str:
     inner = tb
     while inner is not None and inner.tb_frame.f_code.co_filename == __file__:
         inner = inner.tb_next
-    return "".join(traceback.format_exception(kind, exc, inner or tb))
+    text = "".join(traceback.format_exception(kind, exc, inner or tb))
+    if isinstance(exc, PermissionError) and "refused in the sandbox" not in str(exc):
+        text += f"tradewinds sdk: the sandbox refused a system call here {SEE_DOCS}\n"
+    return text
 
 
 def _checked(module, where: str):

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers import cgroups
-from workers.sandbox import Runtime, SandboxUnavailable, numpy_dir
+from workers.runtime_files import Pinned, regular_files, visible
+from workers.sandbox import Runtime, SandboxUnavailable, install_masks, numpy_dir
 from workers.seccomp import program
 from workers.slots import Slot
 from workers.staging import install_sdk
@@ -91,6 +92,12 @@ class SlotPool:
         os.chmod(self.root, 0o711)  # sandbox uids may pass through to their own folders
         install_sdk(self.root / "sdk", numpy=numpy_dir(rt.python))
         install_filter(self.root / "sdk")
+        install_masks(str(self.root / "sdk"))
+        # Every page a sandbox can read stays in memory while the pool lives, so no seat
+        # can tell another seat's first reads by their speed (workers.runtime_files).
+        self.pinned = (
+            Pinned(regular_files(visible(rt.python, numpy_dir(rt.python)))) if rt.bwrap else None
+        )
         self.uids: set[int] = set()  # every outer uid a slot of this pool ran as
         self._free: list[Slot] = []
         self._all: list[Slot] = []
@@ -154,6 +161,8 @@ class SlotPool:
             for slot in list(self._all):
                 self._forget(slot)
             self._free.clear()
+        if self.pinned is not None:
+            self.pinned.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
 

@@ -17,7 +17,6 @@ the sandbox's python, a link to it; BLAS runs one thread.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import shutil
@@ -27,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workers.limits import Limits
+from workers.runtime_files import visible
 
 SDK_NAME = "tradewinds_sdk.py"
 ZYGOTE_NAME = "tradewinds_zygote.py"
 # Debian's numpy (package python3-numpy), built for Debian's /usr/bin/python3 only.
 DEBIAN_PYTHON = "/usr/bin/python3"
 DEBIAN_NUMPY = "/usr/lib/python3/dist-packages/numpy"
-ALTERNATIVES = "/etc/alternatives"
 # Every BLAS numpy may load starts one thread: a match runs on one CPU, where more
 # threads only contend (and each counts against the bot's process limit).
 BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -140,35 +139,62 @@ def _capabilities(unprivileged: bool) -> list[str]:
 
 
 def _runtime_binds(python: str) -> list[str]:
-    """Read-only binds for the interpreter and the libraries it loads."""
-    args = ["--ro-bind", "/usr", "/usr"]
+    """Read-only binds of what bots can use and nothing more (`workers.runtime_files`): the
+    interpreter, its standard library, numpy where it matches, and the libraries they load."""
+    args: list[str] = []
     for top in ("/bin", "/lib", "/lib64", "/lib32", "/sbin"):
-        if os.path.islink(top):
+        if os.path.islink(top):  # a merged /usr: the loader looks in /lib/<arch> through it
             args += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            args += ["--ro-bind", top, top]
-    prefix = str(Path(os.path.realpath(python)).parent.parent)
-    if not (prefix == "/usr" or prefix.startswith("/usr/")):
-        args += ["--ro-bind", prefix, prefix]
+    for source, place in visible(python, numpy_dir(python)):
+        args += ["--ro-bind", source, place]
     return args
 
 
-@functools.cache
-def alternatives(folder: str = ALTERNATIVES) -> tuple[str, ...]:
-    """bwrap arguments that remake the /etc/alternatives links of shared libraries.
+# Beside the SDK: an empty folder and an empty file, bound over what /proc must not show.
+MASK_DIR, MASK_FILE = "masks/empty", "masks/empty-file"
+# What a bot's /proc keeps: its own processes and the links to them.
+PROC_KEPT = ("self", "thread-self")
 
-    Debian picks some libraries (numpy's BLAS and LAPACK) through a link in
-    /etc/alternatives, and the sandbox has no /etc: only those links, as they
-    point on this machine and only into /usr, are made inside (once a process).
+
+def install_masks(sdk_dir: str) -> None:
+    """Make the empty folder and file that `proc_masks` binds (read-only for every uid)."""
+    folder = Path(sdk_dir, MASK_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    Path(sdk_dir, MASK_FILE).write_bytes(b"")
+    for path in (folder, folder.parent):
+        os.chmod(path, 0o755)
+    os.chmod(Path(sdk_dir, MASK_FILE), 0o444)
+
+
+@functools.cache
+def proc_entries(proc: str = "/proc") -> tuple[tuple[str, bool], ...]:
+    """The machine-wide entries of /proc on this kernel: (name, is a folder), no symlinks.
+
+    Read from the kernel itself, so an entry a newer kernel adds is hidden too.
+    """
+    found = []
+    with os.scandir(proc) as entries:
+        for entry in entries:
+            if entry.name.isdigit() or entry.name in PROC_KEPT or entry.is_symlink():
+                continue
+            found.append((entry.name, entry.is_dir(follow_symlinks=False)))
+    return tuple(sorted(found))
+
+
+def proc_masks(sdk_dir: str) -> list[str]:
+    """bwrap arguments that cover every machine-wide entry of the sandbox's /proc.
+
+    A bot's /proc shows its own processes (`self`, the pid folders) and
+    nothing else: loadavg, stat, meminfo, locks, vmstat, sys/ and the rest
+    are counters and tables of the whole machine, through which one seat
+    could read what another seat changed (threads started, memory taken,
+    locks held). Each is covered by an empty file or folder, read-only.
     """
     args: list[str] = []
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for entry in sorted(entries, key=lambda e: e.name):
-            if entry.name.startswith("lib") and ".so" in entry.name and entry.is_symlink():
-                choice = os.readlink(entry.path)
-                if choice.startswith("/usr/"):
-                    args += ["--symlink", choice, f"{ALTERNATIVES}/{entry.name}"]
-    return tuple(args)
+    for name, is_dir in proc_entries():
+        mask = MASK_DIR if is_dir else MASK_FILE
+        args += ["--ro-bind", f"{sdk_dir}/{mask}", f"/proc/{name}"]
+    return args
 
 
 def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> list[str]:
@@ -182,8 +208,7 @@ def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> l
         "--as-pid-1",
         *(arg for name, value in ENVIRONMENT.items() for arg in ("--setenv", name, value)),
         *_runtime_binds(rt.python),
-        *alternatives(),
-        "--proc", "/proc", "--dev", "/dev",
+        "--proc", "/proc", *proc_masks(sdk_dir), "--dev", "/dev",
         "--dir", "/tmp",
         "--ro-bind", sdk_dir, "/sdk",
         "--ro-bind", bot_dir, "/bot",

@@ -20,7 +20,8 @@ socket (its descriptor number is argv[1]), one request at a time:
 Nothing a bot does may reach the next bot of the sandbox:
 - In a sandbox the zygote holds CAP_SYS_ADMIN in the sandbox's own user
   namespace, for one use: each forked bot gets a mount and an IPC namespace
-  of its own, with a fresh /tmp (a tmpfs capped in bytes and in inodes).
+  of its own, with a fresh /tmp (a tmpfs capped in bytes and in inodes);
+  /tmp and /bot are `noexec` for it.
   When the bot's last process ends, the kernel drops that /tmp and every SysV
   IPC object with it: no wipe, and nothing for the next bot to find. The bot
   then drops every capability before any of its code runs.
@@ -60,7 +61,8 @@ PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000
-MS_NOSUID, MS_NODEV = 2, 4
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND = 32, 4096
 MAX_FDS = 3
 FILTER_NAME = "seccomp.bpf"  # beside this file: the bots' filter (workers.seccomp)
 
@@ -83,9 +85,13 @@ class _SockFprog(ctypes.Structure):
 
 
 def own_tmp(options: str) -> None:
-    """A mount and IPC namespace of the bot's own, with a fresh /tmp (needs CAP_SYS_ADMIN)."""
+    """A mount and IPC namespace of the bot's own (needs CAP_SYS_ADMIN), with a fresh /tmp;
+    /tmp and /bot are `noexec`, so what a bot writes or uploads never runs as machine code."""
     _check(libc.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
-    _check(libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()), "mount")
+    hidden = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _check(libc.mount(b"tmpfs", b"/tmp", b"tmpfs", hidden, options.encode()), "mount /tmp")
+    remount = MS_REMOUNT | MS_BIND | MS_RDONLY | hidden
+    _check(libc.mount(None, b"/bot", None, remount, None), "remount /bot")
 
 
 def drop_capabilities() -> None:
@@ -99,6 +105,8 @@ def confine() -> None:
     """No new privileges, then the seccomp filter: from here on bot code may run."""
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     if seccomp_filter:
+        if sdk is not None:  # a PermissionError naming the call, for what the filter refuses
+            sys.addaudithook(sdk.refuse_what_the_sandbox_refuses)
         program = _SockFprog(len(seccomp_filter) // 8, seccomp_filter)
         _check(
             libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0), "seccomp"

@@ -198,7 +198,11 @@ def test_sysv_ipc_and_keys_do_not_outlive_their_bot(game, hostile):
     for stderr in after["stderr"]:
         found = probes(stderr)
         for kind in ("shm", "msg", "sem"):
-            assert found[kind] == [], (kind, found[kind], leave["stderr"])
+            # Hidden (the sandbox covers /proc/sysvipc) only where making one was refused.
+            if found[kind] == "hidden":
+                assert all(f"REFUSED {kind}" in text for text in leave["stderr"]), leave["stderr"]
+            else:
+                assert found[kind] == [], (kind, found[kind], leave["stderr"])
         assert not found["key"].startswith("found"), (found["key"], leave["stderr"])
 
 
@@ -266,12 +270,11 @@ def test_a_bot_cannot_widen_its_cpu_affinity(game, hostile):
 # -- a bot can hold memory beyond its cap ------------------------------------------------
 
 
-@needs_cgroups
-def test_memory_in_memfds_counts_against_the_cap(game, hostile):
+def test_memfds_are_refused_so_no_memory_sits_outside_the_cap(game, hostile):
     others = seats_of(game) - 1
     out = run_match(game, [hostile("memfd_hog"), *randoms(game, others)], seed=SEED)
-    assert out["statuses"] == ["killed"] + ["ok"] * others, (out["errors"], out["stderr"][0])
-    assert "memory" in out["errors"][0].lower()
+    assert out["statuses"] == ["ok"] * (others + 1), (out["errors"], out["stderr"][0])
+    assert "REFUSED at 0 MiB: [Errno 1] Operation not permitted" in out["stderr"][0]
     finished(out)
 
 
@@ -298,7 +301,9 @@ def test_sysv_shared_memory_is_capped_and_gone_after_the_match(game, hostile):
     after = run_match(game, [hostile("probe_slot")] * players, seed=SEED + 1, limits=FAST)
     assert after["statuses"] == ["ok"] * players, after["errors"]
     for stderr in after["stderr"]:
-        assert probes(stderr)["shm"] == [], stderr
+        # Hidden (the sandbox covers /proc/sysvipc) only where making one was refused.
+        expected = "hidden" if "SHM REFUSED" in out["stderr"][0] else []
+        assert probes(stderr)["shm"] == expected, stderr
 
 
 # -- small -------------------------------------------------------------------------------

@@ -21,10 +21,13 @@ def say(name, value):
 
 
 def ipc_entries(kind):
-    """Lines of /proc/sysvipc/<kind> beyond its header (or why it cannot be read)."""
+    """Lines of /proc/sysvipc/<kind> beyond its header, "hidden" where the sandbox covers
+    /proc's machine-wide tables (or why it cannot be read)."""
     try:
         with open(f"/proc/sysvipc/{kind}") as handle:
             return [line.strip() for line in handle.readlines()[1:] if line.strip()]
+    except FileNotFoundError:
+        return "hidden"
     except OSError as exc:
         return f"unreadable: {exc}"
 

@@ -41,23 +41,6 @@ def test_the_sandbox_environment_is_the_listed_one_with_one_blas_thread():
     assert all(pairs[name] == "1" for name in sandbox.BLAS_THREADS)
 
 
-def test_only_library_links_into_usr_are_remade_from_alternatives(tmp_path):
-    folder = tmp_path / "alternatives"
-    folder.mkdir()
-    (folder / "libblas.so.3-x86_64-linux-gnu").symlink_to(
-        "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
-    )
-    (folder / "editor").symlink_to("/usr/bin/vim.basic")  # not a library
-    (folder / "libodd.so.1").symlink_to("/home/someone/libodd.so.1")  # outside /usr
-    (folder / "libplain.so.2").write_text("a file, not a link")
-    found = sandbox.alternatives.__wrapped__(str(folder))
-    assert found == (
-        "--symlink", "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3",
-        "/etc/alternatives/libblas.so.3-x86_64-linux-gnu",
-    )  # fmt: skip
-    assert sandbox.alternatives.__wrapped__(str(tmp_path / "missing")) == ()
-
-
 def test_numpy_is_offered_to_debians_python_only_and_only_when_installed(monkeypatch, tmp_path):
     python = tmp_path / "python3"
     python.write_text("")
