@@ -18,8 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workers import cgroups
-from workers.runtime_files import Pinned, regular_files, visible
-from workers.sandbox import Runtime, SandboxUnavailable, install_masks, numpy_dir
+from workers.runtime_files import RUNTIME_DIR, Pinned, build_tree, regular_files
+from workers.sandbox import (
+    Runtime,
+    SandboxUnavailable,
+    install_masks,
+    numpy_dir,
+    runtime_binds,
+)
 from workers.seccomp import program
 from workers.slots import Slot
 from workers.staging import install_sdk
@@ -95,9 +101,11 @@ class SlotPool:
         install_masks(str(self.root / "sdk"))
         # Every page a sandbox can read stays in memory while the pool lives, so no seat
         # can tell another seat's first reads by their speed (workers.runtime_files).
-        self.pinned = (
-            Pinned(regular_files(visible(rt.python, numpy_dir(rt.python)))) if rt.bwrap else None
-        )
+        self.pinned = None
+        if rt.bwrap:
+            master = self.root / RUNTIME_DIR
+            build_tree(runtime_binds(rt.python), master, self.root / "spare")
+            self.pinned = Pinned(regular_files(((str(master), "/"),)))
         self.uids: set[int] = set()  # every outer uid a slot of this pool ran as
         self._free: list[Slot] = []
         self._all: list[Slot] = []

@@ -138,16 +138,29 @@ def _capabilities(unprivileged: bool) -> list[str]:
     return [*([] if unprivileged else ["--cap-drop", "ALL"]), "--cap-add", "CAP_SYS_ADMIN"]
 
 
-def _runtime_binds(python: str) -> list[str]:
+def _runtime_binds(python: str, tree: str | None = None) -> list[str]:
     """Read-only binds of what bots can use and nothing more (`workers.runtime_files`): the
-    interpreter, its standard library, numpy where it matches, and the libraries they load."""
+    interpreter, its standard library, numpy where it matches, and the libraries they load.
+
+    With `tree` (a slot's own copy of that runtime, `runtime_files.build_tree`), its top
+    folders are bound whole; without, each file and folder is bound from where it lies.
+    """
     args: list[str] = []
     for top in ("/bin", "/lib", "/lib64", "/lib32", "/sbin"):
         if os.path.islink(top):  # a merged /usr: the loader looks in /lib/<arch> through it
             args += ["--symlink", os.readlink(top), top]
+    if tree is not None:
+        for entry in sorted(os.listdir(tree)):
+            args += ["--ro-bind", f"{tree}/{entry}", f"/{entry}"]
+        return args
     for source, place in visible(python, numpy_dir(python)):
         args += ["--ro-bind", source, place]
     return args
+
+
+def runtime_binds(python: str) -> tuple[tuple[str, str], ...]:
+    """(host path, sandbox path) of everything a sandbox of `python` shows."""
+    return visible(python, numpy_dir(python))
 
 
 # Beside the SDK: an empty folder and an empty file, bound over what /proc must not show.
@@ -197,8 +210,11 @@ def proc_masks(sdk_dir: str) -> list[str]:
     return args
 
 
-def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> list[str]:
-    """The bwrap command line of one slot's sandbox, whose pid 1 is the zygote."""
+def bwrap_command(
+    rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int, tree: str | None = None
+) -> list[str]:
+    """The bwrap command line of one slot's sandbox, whose pid 1 is the zygote; `tree` is
+    the slot's own runtime folders (None: bind the machine's own, shared between slots)."""
     return [
         rt.bwrap,
         *_namespace_args(),
@@ -207,7 +223,7 @@ def bwrap_command(rt: Runtime, sdk_dir: str, bot_dir: str, control_fd: int) -> l
         # bot sends it, so no bot can take the sandbox down for the next one.
         "--as-pid-1",
         *(arg for name, value in ENVIRONMENT.items() for arg in ("--setenv", name, value)),
-        *_runtime_binds(rt.python),
+        *_runtime_binds(rt.python, tree),
         "--proc", "/proc", *proc_masks(sdk_dir), "--dev", "/dev",
         "--dir", "/tmp",
         "--ro-bind", sdk_dir, "/sdk",

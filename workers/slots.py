@@ -29,6 +29,7 @@ from workers.claims import Claims
 from workers.cpus import pin
 from workers.limits import Limits
 from workers.procfs import alive, children, inner_pid
+from workers.runtime_files import RUNTIME_DIR, build_tree
 from workers.sandbox import (
     BLAS_THREADS,
     SETPRIV,
@@ -71,6 +72,11 @@ class Slot:
             self.uid = UID_BASE + claimed
         self.bot_dir = root / f"b{index}"
         self.bot_dir.mkdir(exist_ok=True)
+        # The slot's own runtime folders, files linked to the machine's (runtime_files):
+        # a name one seat looks up leaves no trace in another seat's folders.
+        self.runtime_dir = root / f"r{index}"
+        if rt.bwrap is not None and not self.runtime_dir.exists():
+            build_tree(((str(root / RUNTIME_DIR), "/"),), self.runtime_dir, root / "spare")
         self._rt = rt
         self._sdk_dir = root / "sdk"
         self._pending = bytearray()
@@ -98,7 +104,7 @@ class Slot:
         fd = CONTROL_FD
         if self._rt.bwrap is not None:
             sdk, bot = str(self._sdk_dir), str(self.bot_dir)
-            command = bwrap_command(self._rt, sdk, bot, fd)
+            command = bwrap_command(self._rt, sdk, bot, fd, str(self.runtime_dir))
             env: dict[str, str] = {}
         else:
             command = bare_command(self._rt, str(self._sdk_dir), fd)

@@ -31,7 +31,7 @@ COLLUDER = Path(__file__).parent / "collusion" / "colluder.py"
 LIMITS = Limits(stderr_kb=4096, stderr_tail_kb=1024)
 CHANNELS = [
     "flock", "posix_lock", "ofd_lock", "inotify", "process_name", "proc_locks",
-    "abstract_socket", "sysv_shm", "posix_shm", "keyring", "page_cache",
+    "abstract_socket", "sysv_shm", "posix_shm", "keyring", "page_cache", "negative_dentry",
 ]  # fmt: skip
 BARE = Runtime(sandbox_python(), None, False)
 ENOUGH = 3  # secrets that must arrive for a channel to count as open
@@ -40,7 +40,8 @@ ENOUGH = 3  # secrets that must arrive for a channel to count as open
 def colluders(folder: Path) -> list[str]:
     """Sender in seat 0, receiver in seat 1, a house bot in seat 2."""
     path = folder / "colluder.py"
-    path.write_text(COLLUDER.read_text())
+    tag = f'RUN_TAG = "{os.urandom(6).hex()}"'  # names no earlier run looked up
+    path.write_text(COLLUDER.read_text().replace('RUN_TAG = "run"', tag))
     return [str(path), str(path), "manila/random"]
 
 

@@ -324,6 +324,48 @@ def recv_cache():
     return number(flags)
 
 
+# -- names looked up and not found: the kernel remembers them, per folder ---------------
+STDLIB_DIR = os.path.dirname(STDLIB[0])
+RUN_TAG = "run"  # the test writes a fresh one into each copy: names never seen before
+COUNTS = {"send": 0, "recv": 0}
+COPIES = 3  # names per bit: the receiver takes the majority of their times
+
+
+def stat_ns(path):
+    began = time.perf_counter_ns()
+    with contextlib.suppress(OSError):
+        os.stat(path)
+    return time.perf_counter_ns() - began
+
+
+def names(message, bit):
+    return [f"{STDLIB_DIR}/tw-{RUN_TAG}-{message}-{bit}-{copy}" for copy in range(COPIES)]
+
+
+def send_dentry(value):
+    COUNTS["send"] += 1
+    for i, bit in enumerate(bits(value)):
+        if bit:
+            for path in names(COUNTS["send"], i):
+                stat_ns(path)
+
+
+def recv_dentry():
+    """Message k on the receiver's k-th move; the threshold from names it times itself."""
+    COUNTS["recv"] += 1
+    fresh, known = [], []
+    for _ in range(8):
+        path = f"{STDLIB_DIR}/tw-calibrate-{os.urandom(6).hex()}"
+        fresh.append(stat_ns(path))
+        known.append(stat_ns(path))
+    threshold = (sorted(fresh)[4] * sorted(known)[4]) ** 0.5
+    flags = []
+    for i in range(BITS):
+        times = sorted(stat_ns(path) for path in names(COUNTS["recv"], i))
+        flags.append(int(times[COPIES // 2] < threshold))
+    return number(flags)
+
+
 CHANNELS = {
     "flock": (send_flock, recv_flock),
     "posix_lock": (lambda v: send_record(v, "posix_lock", 1, fcntl.F_SETLK),
@@ -338,6 +380,7 @@ CHANNELS = {
     "posix_shm": (send_posix_shm, recv_posix_shm),
     "keyring": (send_keyring, recv_keyring),
     "page_cache": (send_cache, recv_cache),
+    "negative_dentry": (send_dentry, recv_dentry),
 }  # fmt: skip
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import tempfile
 
 import pytest
 
@@ -112,3 +113,41 @@ def test_the_interpreter_names_its_library_folders():
     folders = runtime_files.interpreter_paths(PYTHON)
     assert folders and all(os.path.isdir(f) for f in folders)
     assert any(os.path.isfile(os.path.join(f, "json", "__init__.py")) for f in folders)
+
+
+def test_a_slots_tree_has_folders_of_its_own_and_the_files_themselves(tmp_path):
+    source = tmp_path / "lib"
+    (source / "pkg" / "tests").mkdir(parents=True)
+    (source / "pkg" / "mod.py").write_text("X = 1\n")
+    (source / "pkg" / "tests" / "test_mod.py").write_text("")
+    (source / "outside.py").symlink_to("/elsewhere/outside.py")
+    single = tmp_path / "python3"
+    single.write_text("")
+    tree, spare = tmp_path / "tree", tmp_path / "spare"
+    binds = ((str(source), "/usr/lib/x"), (str(single), "/usr/bin/python3"))
+    runtime_files.build_tree(binds, tree, spare)
+    mod = tree / "usr/lib/x/pkg/mod.py"
+    assert os.stat(mod).st_ino == os.stat(source / "pkg" / "mod.py").st_ino  # a link
+    assert os.stat(tree / "usr/lib/x/pkg").st_ino != os.stat(source / "pkg").st_ino
+    assert os.stat(tree / "usr/bin/python3").st_ino == os.stat(single).st_ino
+    assert os.readlink(tree / "usr/lib/x/outside.py") == "/elsewhere/outside.py"
+    assert not (tree / "usr/lib/x/pkg/tests").exists(), "test suites are left out"
+    assert all(os.stat(top).st_mode & 0o777 == 0o755 for top, _d, _n in os.walk(tree))
+    again = tmp_path / "again"
+    runtime_files.build_tree(((str(tree), "/"),), again, spare)
+    assert os.stat(again / "usr/lib/x/pkg/mod.py").st_ino == os.stat(mod).st_ino
+
+
+def test_a_file_on_another_file_system_is_copied_once_and_linked(tmp_path):
+    other = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    if other is None or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system to link across")
+    with tempfile.NamedTemporaryFile(dir=other, suffix=".so") as handle:
+        handle.write(b"library")
+        handle.flush()
+        spare = tmp_path / "spare"
+        for name in ("a", "b"):
+            runtime_files.build_tree(((handle.name, "/usr/lib/l.so"),), tmp_path / name, spare)
+        first, second = (os.stat(tmp_path / n / "usr/lib/l.so") for n in ("a", "b"))
+        assert first.st_ino == second.st_ino and first.st_nlink == 3  # spare, a, b
+        assert (tmp_path / "a/usr/lib/l.so").read_bytes() == b"library"
