@@ -272,6 +272,22 @@ def set_rlimits(spec: str) -> None:
         resource.setrlimit(names[name], (int(value), int(value)))
 
 
+def far_below_the_memory_limit() -> bool:
+    """Whether this process uses under half its address-space limit: a MemoryError then
+    came from something refused (executable memory for ctypes), not from running out."""
+    import resource
+
+    cap = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if cap == resource.RLIM_INFINITY:
+        return False
+    try:
+        with open("/proc/self/status") as status:
+            size = next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize"))
+    except (OSError, StopIteration, ValueError):
+        return False
+    return size < cap // 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Load the bot named on the command line and serve the protocol on stdin/stdout."""
     argv = sys.argv[1:] if argv is None else argv
@@ -304,6 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return serve(bot, _lines(first, inp), out)
     except MemoryError:
+        if far_below_the_memory_limit():
+            print(_traceback(), file=sys.stderr)
+            print(
+                "tradewinds sdk: MemoryError far below the memory limit: most likely a ctypes"
+                f" callback, which needs executable memory the sandbox refuses {SEE_DOCS}",
+                file=sys.stderr,
+            )
+            return 1
         print("tradewinds sdk: out of memory (address-space limit)", file=sys.stderr)
         return EXIT_MEMORY
     except BrokenPipeError:

@@ -109,3 +109,19 @@ def test_refused_calls_are_permission_errors(sandboxed):
         assert errors[channel], channel
         assert all(e.startswith("PermissionError") for e in errors[channel]), errors[channel][0]
     assert "fcntl.flock is refused in the sandbox" in errors["flock"][0]
+
+
+CALLBACK_BOT = """
+import ctypes
+def act(view, legal):
+    ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(lambda x: x + 1)
+    return legal[0]
+"""
+
+
+def test_a_ctypes_callback_crashes_with_the_reason_not_as_out_of_memory(tmp_path):
+    bot = tmp_path / "callback.py"
+    bot.write_text(CALLBACK_BOT)
+    out = run_match("manila", [str(bot), "manila/random", "manila/random"], seed=3)
+    assert out["statuses"] == ["crash", "ok", "ok"], out["errors"]
+    assert "needs executable memory the sandbox refuses" in out["stderr"][0]

@@ -204,8 +204,6 @@ def test_the_filter_refuses_every_channel_between_seats(what, attempt):
         ("a Unix socket pair", socket.socketpair),
         ("a Unix socket", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close()),
         ("anonymous memory", lambda: mmap.mmap(-1, 1 << 20).close()),
-        ("a ctypes callback",
-         lambda: ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(lambda x: x + 1)(1)),
         ("descriptor flags", on_shared_file(lambda fd: fcntl.fcntl(fd, fcntl.F_GETFL))),
         ("non-blocking input", on_shared_file(
             lambda fd: fcntl.fcntl(fd, fcntl.F_SETFL, os.O_NONBLOCK))),
