@@ -323,6 +323,20 @@ def advance(session: Session, config: Mapping, tournament_id: int) -> list[int]:
     if not new:
         session.rollback()
         return []
+    try:  # a flush inside the loop meets the other worker's rows as soon as a commit would
+        created = _create_slots(session, tournament, new)
+        session.commit()
+    except IntegrityError:  # another worker scheduled these slots first
+        session.rollback()
+        return []
+    for match_id in created:
+        dispatch.notify(config, "tournament", match_id)
+    log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
+    return created
+
+
+def _create_slots(session: Session, tournament: Tournament, new: list) -> list[int]:
+    """Add a queued match and its schedule row for each planned slot; their match ids."""
     created = []
     for planned in new:
         match = Match(
@@ -347,14 +361,7 @@ def advance(session: Session, config: Mapping, tournament_id: int) -> list[int]:
             )
         )
         created.append(match.id)
-    try:
-        session.commit()
-    except IntegrityError:  # another worker scheduled these slots first
-        session.rollback()
-        return []
-    for match_id in created:
-        dispatch.notify(config, "tournament", match_id)
-    log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
+    session.flush()
     return created
 
 

@@ -4,7 +4,7 @@ standings from the core, ratings untouched (a real SQLite database, no worker)."
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ladder.models import (
     Match,
@@ -183,6 +183,26 @@ def test_a_failed_match_counts_as_a_tie_and_the_tournament_goes_on(session, conf
     play_all(session, config, t.id)
     session.refresh(t)
     assert t.state == TournamentState.FINISHED
+
+
+def test_a_worker_that_advances_on_a_stale_read_adds_nothing(session, config, staff, house,
+                                                               monkeypatch):  # fmt: skip
+    """Two workers advance at once: the second read the schedule before the first stored
+    it, so its rows clash with the first's (at a flush inside the loop, not only at commit)."""
+    t = tournaments.create_tournament(
+        session, staff, "Cup", "toyrace", table_size=3, duplicate=True
+    )
+    tournaments.open_tournament(session, staff, t.id)
+    for v in house:
+        tournaments.add_house_bot(session, config, staff, t.id, v.id)
+    tournaments.start(session, config, staff, t.id)
+    before = dict(tournaments.slots(session, t.id))
+    assert len(before) >= 2, "a round of several tables, so the clash comes at a flush"
+    monkeypatch.setattr(tournaments, "slots", lambda _session, _tid: {})
+    assert tournaments.advance(session, config, t.id) == []
+    monkeypatch.undo()
+    assert tournaments.slots(session, t.id) == before
+    assert session.scalar(select(func.count()).select_from(Match)) == len(before)
 
 
 def test_advance_is_idempotent(session, config, staff, house):
