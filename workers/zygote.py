@@ -26,8 +26,11 @@ Nothing a bot does may reach the next bot of the sandbox:
   IPC object with it: no wipe, and nothing for the next bot to find. The bot
   then drops every capability before any of its code runs.
 - Each bot runs under the seccomp filter `workers.seccomp` writes next to the
-  SDK (`seccomp.bpf`): it cannot lower the zygote's limits, change its
-  priority or scheduling, or make keyring keys.
+  SDK (`seccomp.bpf`), an allow list: it cannot lower the zygote's limits,
+  change its priority or scheduling, make keyring keys, or use any of the
+  channels between seats `workers/SANDBOX.md` lists. Before the filter,
+  Landlock limits its writes to /tmp (closing /proc/self/mem), and an audit
+  hook names the refused calls Python makes.
 - The zygote notes its own limits and scheduling at start and refuses to fork
   (`error`, and the runner replaces the sandbox) if they ever changed.
 - As the namespace's pid 1 it cannot be signalled by bots (the kernel drops
@@ -63,6 +66,12 @@ CAPABILITY_VERSION_3 = 0x20080522
 CLONE_NEWNS, CLONE_NEWIPC = 0x00020000, 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND = 32, 4096
+# Landlock (linux/landlock.h): the same numbers on x86_64 and aarch64.
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_CREATE_RULESET_VERSION, LANDLOCK_RULE_PATH_BENEATH = 1, 1
+LANDLOCK_WRITE_FILES = 1 << 1 | 1 << 14  # WRITE_FILE, TRUNCATE
+LANDLOCK_WRITES = 1 << 1 | sum(1 << bit for bit in range(4, 13))  # WRITE_FILE, REMOVE_*, MAKE_*
+LANDLOCK_REFER, LANDLOCK_TRUNCATE = 1 << 13, 1 << 14
 MAX_FDS = 3
 FILTER_NAME = "seccomp.bpf"  # beside this file: the bots' filter (workers.seccomp)
 
@@ -101,10 +110,43 @@ def drop_capabilities() -> None:
     _check(libc.capset(header, bytes(24)), "capset")
 
 
+def write_only_in_tmp() -> bool:
+    """Landlock: from here on the bot may create, change or remove files under /tmp only
+    (and write to /dev's null and friends); False where the kernel has no Landlock.
+
+    Every other place is on a read-only mount already, but for one: /proc/self/mem,
+    through which a process may write even to its own code pages, and so run machine
+    code of its own (see workers/SANDBOX.md). Landlock refuses opening it to write.
+    """
+    abi = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    if abi < 1:
+        return False
+    handled = LANDLOCK_WRITES | (LANDLOCK_REFER if abi >= 2 else 0)
+    handled |= LANDLOCK_TRUNCATE if abi >= 3 else 0
+    ruleset = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, struct.pack("=Q", handled), 8, 0)
+    _check(0 if ruleset >= 0 else -1, "landlock_create_ruleset")
+    try:
+        for path, rights in (("/tmp", handled), ("/dev", handled & LANDLOCK_WRITE_FILES)):
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = struct.pack("=Qi", rights, fd)
+                done = libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+                                    rule, 0)  # fmt: skip
+                _check(0 if done == 0 else -1, f"landlock_add_rule {path}")
+            finally:
+                os.close(fd)
+        _check(libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0), "landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+    return True
+
+
 def confine() -> None:
-    """No new privileges, then the seccomp filter: from here on bot code may run."""
+    """No new privileges, writes only to /tmp, then the seccomp filter: from here on bot
+    code may run."""
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     if seccomp_filter:
+        write_only_in_tmp()
         if sdk is not None:  # a PermissionError naming the call, for what the filter refuses
             sys.addaudithook(sdk.refuse_what_the_sandbox_refuses)
         program = _SockFprog(len(seccomp_filter) // 8, seccomp_filter)

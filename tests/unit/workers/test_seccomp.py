@@ -243,3 +243,39 @@ def test_unknown_machines_get_no_filter():
     assert seccomp.program("sparc64") is None
     assert len(seccomp.program("x86_64")) % 8 == 0
     assert seccomp.program("aarch64") != seccomp.program("x86_64")
+
+
+def landlock_abi() -> int:
+    return ctypes.CDLL(None, use_errno=True).syscall(zygote.SYS_LANDLOCK_CREATE_RULESET, None, 0, 1)
+
+
+def write_own_code():
+    """Through /proc/self/mem a process may write even its read-only code pages."""
+    address = ctypes.cast(ctypes.CDLL(None).getpid, ctypes.c_void_p).value
+    with open("/proc/self/mem", "r+b", buffering=0) as handle:
+        handle.seek(address)
+        byte = handle.read(1)
+        handle.seek(address)
+        handle.write(byte)
+
+
+def write_under(folder):
+    def attempt():
+        with open(os.path.join(folder, f"tw-{os.getpid()}"), "w") as handle:
+            handle.write("x")
+        os.unlink(handle.name)
+
+    return attempt
+
+
+@pytest.mark.skipif(landlock_abi() < 1, reason="this kernel has no Landlock")
+def test_a_confined_bot_cannot_write_its_own_code_or_outside_tmp():
+    assert in_filtered_child(write_own_code) == errno.EACCES
+    assert in_filtered_child(write_under(os.path.dirname(__file__))) == errno.EACCES
+    assert in_filtered_child(write_under("/tmp")) == 0
+    assert in_filtered_child(write_to_null) == 0
+
+
+def write_to_null():
+    with open("/dev/null", "w") as handle:
+        handle.write("x")
