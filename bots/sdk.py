@@ -274,7 +274,8 @@ def set_rlimits(spec: str) -> None:
 
 def far_below_the_memory_limit() -> bool:
     """Whether this process uses under half its address-space limit: a MemoryError then
-    came from something refused (executable memory for ctypes), not from running out."""
+    came from one huge request or from something refused (executable memory for a ctypes
+    callback), not from filling the limit."""
     import resource
 
     cap = resource.getrlimit(resource.RLIMIT_AS)[0]
@@ -320,15 +321,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return serve(bot, _lines(first, inp), out)
     except MemoryError:
-        if far_below_the_memory_limit():
+        if far_below_the_memory_limit():  # one request too big, or one the sandbox refuses
             print(_traceback(), file=sys.stderr)
             print(
-                "tradewinds sdk: MemoryError far below the memory limit: most likely a ctypes"
-                f" callback, which needs executable memory the sandbox refuses {SEE_DOCS}",
+                "tradewinds sdk: out of memory far below the address-space limit: one request"
+                " larger than the limit, or memory the sandbox refuses (a ctypes callback needs"
+                f" executable memory) {SEE_DOCS}",
                 file=sys.stderr,
             )
-            return 1
-        print("tradewinds sdk: out of memory (address-space limit)", file=sys.stderr)
+        else:
+            print("tradewinds sdk: out of memory (address-space limit)", file=sys.stderr)
         return EXIT_MEMORY
     except BrokenPipeError:
         return 1  # the runner hung up (it ended the match)
