@@ -8,12 +8,15 @@ the modules behind them each do one job:
 - `info`: what a bot is told at its start (`setup(info)`), one shape in every mode;
 - `protocol`: the wire protocol, runner side;
 - `sandbox`: the runtime on this machine and bwrap's command line;
+- `runtime_files`: the files a sandbox sees, in folders of each slot's own, pinned in memory;
 - `slots`, `pool`: long-lived sandboxes and the per-process pool of them;
 - `zygote`: the warm interpreter inside each sandbox that forks the bots;
 - `bot_process`: talking to, pausing and ending one bot;
 - `cgroups`, `seccomp`, `claims`, `cpus`, `procfs`: kernel tools they use;
 - `staging`, `limits`, `fallback`: bot files, limits, and the fallback policy;
 - `bot_cache`: this host's copies of stored bot files, by content hash.
+
+`SANDBOX.md` says how the seats of one match are kept from talking to each other.
 """
 
 from workers.bot_cache import BotCache

@@ -12,7 +12,11 @@ applies RLIMIT_NPROC to root (a fork bomb would go unchecked).
 
 Bots may import the engine and numpy: /sdk holds a copy of the referee's
 engine package (preloaded by the zygote) and, where Debian's numpy matches
-the sandbox's python, a link to it; BLAS runs one thread.
+the sandbox's python, a link to it; BLAS runs one thread. Nothing else of
+the machine is there: the runtime is the interpreter, its library, numpy
+and the libraries they load (`workers.runtime_files`), in folders of the
+slot's own, and /proc shows the bot's own processes, every machine-wide
+entry covered (`proc_masks`). Why: `workers/SANDBOX.md`.
 """
 
 from __future__ import annotations
