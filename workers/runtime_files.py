@@ -22,6 +22,7 @@ import contextlib
 import ctypes
 import functools
 import json
+import mmap
 import os
 import shutil
 import struct
@@ -60,11 +61,16 @@ def read_elf(path: str) -> Elf | None:
     """The loader's view of a 64-bit little-endian ELF file; None for anything else."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
+            if handle.read(6) != b"\x7fELF\x02\x01":  # 64-bit, little-endian
+                return None
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)  # read what is used
+    except (OSError, ValueError):
         return None
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        return None
+    with data:
+        return _parse_elf(path, data)
+
+
+def _parse_elf(path: str, data: mmap.mmap) -> Elf:
     (phoff,) = struct.unpack_from("<Q", data, 32)
     entry_size, count = struct.unpack_from("<HH", data, 54)
     loads, dynamic, interpreter = [], None, None
@@ -88,7 +94,7 @@ def read_elf(path: str) -> Elf | None:
         return Elf(interpreter, (), ())
 
     def text(index: int) -> str:
-        return data[base + index : data.index(b"\0", base + index)].decode()
+        return data[base + index : data.find(b"\0", base + index)].decode()
 
     origin = os.path.dirname(path)
     needed = tuple(text(value) for tag, value in entries if tag == DT_NEEDED)
@@ -197,19 +203,21 @@ def build_tree(binds: tuple[tuple[str, str], ...], tree: Path, spare: Path) -> N
 
 
 def _mirror(source: str, target: Path, spare: Path) -> None:
-    for top, folders, names in os.walk(source):
-        folders[:] = [f for f in folders if f not in LEFT_OUT]
-        here = target / os.path.relpath(top, source)
-        here.mkdir(parents=True, exist_ok=True)
-        for name in [*folders, *names]:
-            path = os.path.join(top, name)
-            if os.path.islink(path):  # kept as it is: a link out of the tree leads nowhere
-                with contextlib.suppress(FileExistsError):
-                    os.symlink(os.readlink(path), here / name)
-                if name in folders:
-                    folders.remove(name)
-            elif name in names and os.path.isfile(path):
-                _link(path, here / name, spare)
+    todo = [""]
+    while todo:
+        relative = todo.pop()
+        here = os.path.join(target, relative)
+        os.makedirs(here, exist_ok=True)
+        with os.scandir(os.path.join(source, relative)) as entries:
+            for entry in entries:
+                if entry.is_symlink():  # kept as it is: a link out of the tree leads nowhere
+                    with contextlib.suppress(FileExistsError):
+                        os.symlink(os.readlink(entry.path), os.path.join(here, entry.name))
+                elif entry.is_dir():
+                    if entry.name not in LEFT_OUT:
+                        todo.append(os.path.join(relative, entry.name))
+                elif entry.is_file():
+                    _link(entry.path, Path(here, entry.name), spare)
 
 
 def _link(source: str, target: Path, spare: Path) -> None:
@@ -227,17 +235,47 @@ def _link(source: str, target: Path, spare: Path) -> None:
     os.link(copy, target)
 
 
+@functools.cache
+def layout(master: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A built tree's folders, files and links, relative to it (read once a process)."""
+    folders, files, links = [], [], []
+    todo = [""]
+    while todo:
+        relative = todo.pop()
+        folders.append(relative)
+        with os.scandir(os.path.join(master, relative)) as entries:
+            for entry in entries:
+                path = os.path.join(relative, entry.name)
+                if entry.is_symlink():
+                    links.append((path, os.readlink(entry.path)))
+                elif entry.is_dir():
+                    todo.append(path)
+                else:
+                    files.append(path)
+    return tuple(folders), tuple(files), tuple(links)
+
+
+def link_tree(master: Path, tree: Path) -> None:
+    """A slot's own copy of a built tree: new folders, the same files (hard links)."""
+    source, target = str(master), str(tree)
+    folders, files, links = layout(source)
+    for relative in folders:  # plain strings: a new slot waits on these ~2,000 calls
+        os.mkdir(f"{target}/{relative}", 0o755)
+        os.chmod(f"{target}/{relative}", 0o755)  # whatever our umask
+    for relative in files:
+        os.link(f"{source}/{relative}", f"{target}/{relative}")
+    for relative, pointed in links:
+        os.symlink(pointed, f"{target}/{relative}")
+
+
 def regular_files(binds: tuple[tuple[str, str], ...]) -> list[str]:
     """Every regular file a sandbox with `binds` can read (links followed once, no repeats)."""
     files: dict[str, None] = {}
     for source, _place in binds:
         if os.path.isdir(source):
-            for top, dirs, names in os.walk(source):
-                dirs[:] = [d for d in dirs if d not in LEFT_OUT]
-                for name in names:
-                    path = os.path.realpath(os.path.join(top, name))
-                    if os.path.isfile(path):
-                        files[path] = None
+            _folders, found, _links = layout(source)
+            for relative in found:
+                files[os.path.join(source, relative)] = None  # no links in a layout
         elif os.path.isfile(source):
             files[os.path.realpath(source)] = None
     return list(files)

@@ -29,7 +29,7 @@ from workers.claims import Claims
 from workers.cpus import pin
 from workers.limits import Limits
 from workers.procfs import alive, children, inner_pid
-from workers.runtime_files import RUNTIME_DIR, build_tree
+from workers.runtime_files import RUNTIME_DIR, link_tree
 from workers.sandbox import (
     BLAS_THREADS,
     SETPRIV,
@@ -76,7 +76,7 @@ class Slot:
         # a name one seat looks up leaves no trace in another seat's folders.
         self.runtime_dir = root / f"r{index}"
         if rt.bwrap is not None and not self.runtime_dir.exists():
-            build_tree(((str(root / RUNTIME_DIR), "/"),), self.runtime_dir, root / "spare")
+            link_tree(root / RUNTIME_DIR, self.runtime_dir)
         self._rt = rt
         self._sdk_dir = root / "sdk"
         self._pending = bytearray()
