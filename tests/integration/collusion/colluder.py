@@ -49,16 +49,21 @@ def number(flags):
 
 
 # -- advisory locks (flock) --------------------------------------------------
-def send_flock(value):
-    for fd in HELD.pop("flock", []):
+def hold_flocks(channel, index, value, mode):
+    """Lock (flock) the files of the 1 bits of `value`, letting go of the last message's."""
+    for fd in HELD.pop(channel, []):
         os.close(fd)
     held = []
-    for path, bit in zip(files(0), bits(value), strict=True):
+    for path, bit in zip(files(index), bits(value), strict=True):
         if bit:
             fd = os.open(path, os.O_RDONLY)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, mode)
             held.append(fd)
-    HELD["flock"] = held
+    HELD[channel] = held
+
+
+def send_flock(value):
+    hold_flocks("flock", 0, value, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def recv_flock():
@@ -164,15 +169,7 @@ def recv_name():
 
 
 def send_proclocks(value):
-    for fd in HELD.pop("proclocks", []):
-        os.close(fd)
-    held = []
-    for path, bit in zip(files(4), bits(value), strict=True):
-        if bit:
-            fd = os.open(path, os.O_RDONLY)
-            fcntl.flock(fd, fcntl.LOCK_SH)
-            held.append(fd)
-    HELD["proclocks"] = held
+    hold_flocks("proclocks", 4, value, fcntl.LOCK_SH)
 
 
 def recv_proclocks():
