@@ -90,7 +90,8 @@ def mutual_information(pairs: list[tuple[int, int]]) -> float:
     return sum(c / n * math.log2(c * n / (xs[x] * ys[y])) for (x, y), c in joint.items())
 
 
-def think_time(step_ms: float, k: int, matches: int, folder: Path) -> tuple[float, int]:
+def think_time(step_ms: float, k: int, matches: int, folder: Path) -> tuple[float, int, float]:
+    """Bits per sender move (plug-in mutual information), moves paired, share decoded exactly."""
     bot = folder / f"think-{step_ms}.py"
     bot.write_text(THINK_BOT.format(k=k, step=step_ms))
     pairs: list[tuple[int, int]] = []
@@ -112,7 +113,10 @@ def think_time(step_ms: float, k: int, matches: int, folder: Path) -> tuple[floa
             continue
         floor = min(gap for _s, gap in gaps)
         pairs += [(s, max(0, round((gap - floor) / step_ms))) for s, gap in gaps]
-    return (mutual_information(pairs) if pairs else 0.0), len(pairs)
+    if not pairs:
+        return 0.0, 0, 0.0
+    exact = sum(sent == read for sent, read in pairs) / len(pairs)
+    return mutual_information(pairs), len(pairs), exact
 
 
 def dentries(folder: str, move_ms: int, workdir: Path) -> dict:
@@ -154,8 +158,11 @@ def main() -> None:
         folder = Path(tmp)
         print(f"think time, {args.symbols} symbols, {args.matches} Manila matches each:")
         for step in (0.25, 0.5, 1.0, 2.0, 5.0):
-            bits, n = think_time(step, args.symbols, args.matches, folder)
-            print(f"  step {step:>4} ms: {bits:.2f} bits per sender move ({n} moves paired)")
+            bits, n, exact = think_time(step, args.symbols, args.matches, folder)
+            print(
+                f"  step {step:>4} ms: {bits:.2f} bits per sender move, {exact:.0%} decoded"
+                f" exactly ({n} moves paired; few moves overstate the bits)"
+            )
         print(
             f"  (at most log2(move_ms / step): {math.log2(limits.move_ms / 0.25):.1f} bits"
             f" a move at move_ms={limits.move_ms}, 0.25 ms steps)"
