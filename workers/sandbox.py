@@ -157,7 +157,7 @@ def _runtime_binds(python: str, tree: str | None = None) -> list[str]:
         for entry in sorted(os.listdir(tree)):
             args += ["--ro-bind", f"{tree}/{entry}", f"/{entry}"]
         return args
-    for source, place in visible(python, numpy_dir(python)):
+    for source, place in runtime_binds(python):
         args += ["--ro-bind", source, place]
     return args
 

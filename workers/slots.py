@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -55,6 +56,19 @@ CONTROL_FD = 0  # the zygote's end of its control socket, inside the sandbox
 _uids = Claims("uid")
 
 
+def _own_tree(master: Path, tree: Path) -> None:
+    """Link `tree` from `master` whole or not at all (a half-built tree would serve later
+    slots of its index); a failure is the host's, never a bot's."""
+    building = tree.with_name(tree.name + ".new")
+    shutil.rmtree(building, ignore_errors=True)
+    try:
+        link_tree(master, building)
+        os.rename(building, tree)
+    except OSError as exc:
+        shutil.rmtree(building, ignore_errors=True)
+        raise SandboxUnavailable(f"a bot sandbox's runtime could not be linked: {exc}") from None
+
+
 class SlotBroken(Exception):
     """The zygote did not answer as it should; the slot must be replaced."""
 
@@ -65,6 +79,11 @@ class Slot:
     def __init__(self, rt: Runtime, root: Path, index: int) -> None:
         self.index = index
         self.uid: int | None = None
+        # The slot's own runtime folders, files linked to the machine's (runtime_files):
+        # a name one seat looks up leaves no trace in another seat's folders.
+        self.runtime_dir = root / f"r{index}"
+        if rt.bwrap is not None and not self.runtime_dir.exists():
+            _own_tree(root / RUNTIME_DIR, self.runtime_dir)
         if rt.unprivileged and os.geteuid() == 0:
             claimed = _uids.claim(range(UIDS))
             if claimed is None:
@@ -72,11 +91,6 @@ class Slot:
             self.uid = UID_BASE + claimed
         self.bot_dir = root / f"b{index}"
         self.bot_dir.mkdir(exist_ok=True)
-        # The slot's own runtime folders, files linked to the machine's (runtime_files):
-        # a name one seat looks up leaves no trace in another seat's folders.
-        self.runtime_dir = root / f"r{index}"
-        if rt.bwrap is not None and not self.runtime_dir.exists():
-            link_tree(root / RUNTIME_DIR, self.runtime_dir)
         self._rt = rt
         self._sdk_dir = root / "sdk"
         self._pending = bytearray()

@@ -49,21 +49,22 @@ def number(flags):
 
 
 # -- advisory locks (flock) --------------------------------------------------
-def hold_flocks(channel, index, value, mode):
-    """Lock (flock) the files of the 1 bits of `value`, letting go of the last message's."""
+def hold(channel, index, value, lock):
+    """Lock (with `lock(fd)`) the files of the 1 bits of `value`, letting go of the last
+    message's locks."""
     for fd in HELD.pop(channel, []):
         os.close(fd)
     held = []
     for path, bit in zip(files(index), bits(value), strict=True):
         if bit:
             fd = os.open(path, os.O_RDONLY)
-            fcntl.flock(fd, mode)
+            lock(fd)
             held.append(fd)
     HELD[channel] = held
 
 
 def send_flock(value):
-    hold_flocks("flock", 0, value, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    hold("flock", 0, value, lambda fd: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB))
 
 
 def recv_flock():
@@ -89,15 +90,7 @@ def _flock_struct(kind):
 
 
 def send_record(value, channel, index, setlk):
-    for fd in HELD.pop(channel, []):
-        os.close(fd)
-    held = []
-    for path, bit in zip(files(index), bits(value), strict=True):
-        if bit:
-            fd = os.open(path, os.O_RDONLY)
-            fcntl.fcntl(fd, setlk, _flock_struct(fcntl.F_RDLCK))
-            held.append(fd)
-    HELD[channel] = held
+    hold(channel, index, value, lambda fd: fcntl.fcntl(fd, setlk, _flock_struct(fcntl.F_RDLCK)))
 
 
 def recv_record(index, getlk):
@@ -169,7 +162,7 @@ def recv_name():
 
 
 def send_proclocks(value):
-    hold_flocks("proclocks", 4, value, fcntl.LOCK_SH)
+    hold("proclocks", 4, value, lambda fd: fcntl.flock(fd, fcntl.LOCK_SH))
 
 
 def recv_proclocks():

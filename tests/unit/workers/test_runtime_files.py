@@ -151,3 +151,12 @@ def test_a_file_on_another_file_system_is_copied_once_and_linked(tmp_path):
         first, second = (os.stat(tmp_path / n / "usr/lib/l.so") for n in ("a", "b"))
         assert first.st_ino == second.st_ino and first.st_nlink == 3  # spare, a, b
         assert (tmp_path / "a/usr/lib/l.so").read_bytes() == b"library"
+
+
+def test_a_slot_whose_runtime_cannot_be_linked_is_the_hosts_failure_and_leaves_nothing(tmp_path):
+    from workers.slots import Slot
+
+    rt = sandbox.Runtime(PYTHON, "/usr/bin/bwrap", True)
+    with pytest.raises(sandbox.SandboxUnavailable, match="runtime could not be linked"):
+        Slot(rt, tmp_path, 0)  # the pool's runtime folder was never built
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "no half-built tree, no bot folder"
