@@ -88,7 +88,7 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     is_staff: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The client's address at registration (PROXY_HOPS honoured): accounts made from one
-    # address within a day are one owner to the collusion check (`services.collusion`).
+    # address within a day are one owner to the collusion check (`queries.collusion`).
     registered_from: Mapped[str | None] = mapped_column(String(64))
 
     bots: Mapped[list[Bot]] = relationship(back_populates="owner")

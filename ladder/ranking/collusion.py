@@ -1,6 +1,6 @@
 """Soft collusion: do two owners' results together differ from what their ratings predict?
 
-Pure functions, no database (`services.collusion` gathers the matches).
+Pure functions, no database (`queries.collusion` gathers the matches).
 
 The kingmaker. Bots that cannot talk can still play for each other: bot A
 bids a rival up, throws a round or feeds its sibling B. When they share a

@@ -1,4 +1,4 @@
-"""Bot views: thin wrappers over `services.bots` and `services.queries`."""
+"""Bot views: thin wrappers over `services.bots` and `queries.boards`."""
 
 from __future__ import annotations
 

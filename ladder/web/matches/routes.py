@@ -1,4 +1,4 @@
-"""Match views: thin wrappers over `services.matches` and `services.queries`."""
+"""Match views: thin wrappers over `services.matches` and `queries.boards`."""
 
 from __future__ import annotations
 

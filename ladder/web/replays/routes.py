@@ -1,4 +1,4 @@
-"""Replay viewer endpoints: thin wrappers over `services.replays`.
+"""Replay viewer endpoints: thin wrappers over `queries.replays`.
 
 Stored matches are read with GET; a file the user opens is POSTed (with its
 CSRF token) to the same two endpoints under /replays/open. JSON endpoints answer

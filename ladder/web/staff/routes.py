@@ -1,5 +1,5 @@
-"""The staff pages: the status page (HTML and JSON), thin over `services.status`, and the
-collusion check, thin over `services.collusion`."""
+"""The staff pages: the status page (HTML and JSON), thin over `queries.status`, and the
+collusion check, thin over `queries.collusion`."""
 
 from __future__ import annotations
 

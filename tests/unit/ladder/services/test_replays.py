@@ -1,4 +1,4 @@
-"""services.replays: records rebuilt by the engine, checked, and cut into frames."""
+"""queries.replays: records rebuilt by the engine, checked, and cut into frames."""
 
 from __future__ import annotations
 
