@@ -49,6 +49,7 @@ def play_match(
     except too_long:
         return _fail_match(session, match_id, TOO_LONG)
     except INFRASTRUCTURE as exc:
+        session.rollback()  # what the failed attempt left, before the release's own transaction
         if release_match(session, config, match_id, describe(exc)) == MatchState.FAILED:
             return None
         raise
@@ -58,6 +59,7 @@ def play_match(
         log.exception("match could not be played", extra={"match_id": match_id})
         return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
     except BaseException:  # the worker is stopping: the attempt counts all the same
+        session.rollback()
         release_match(session, config, match_id, "its worker was stopped")
         raise
 
@@ -81,8 +83,10 @@ def release_match(
     then only a match running since before it is released (not one handed out again
     meanwhile), and one another sweep holds is skipped (FOR UPDATE SKIP LOCKED).
     Returns its new state (queued or failed), None if it was not running.
+
+    It owns its transaction (the row lock, then the commit that requeues or fails the
+    match): the caller has none open, having committed or rolled back its own first.
     """
-    session.rollback()
     query = select(Match.attempts).where(Match.id == match_id, Match.state == MatchState.RUNNING)
     if lapsed_before is not None:
         query = query.where(Match.started_at < lapsed_before)

@@ -40,6 +40,7 @@ def requeue_stale(
         .where(Match.state == MatchState.RUNNING, Match.started_at < grace)
         .order_by(Match.id)
     ).all():
+        session.rollback()  # each release is a transaction of its own, on a fresh snapshot
         released = not leased("match", match_id) and release_match(
             session, config, match_id, WORKER_LOST, lapsed_before=grace
         )
@@ -53,6 +54,7 @@ def requeue_stale(
         .where(BotVersion.state == VersionState.VALIDATING, BotVersion.created_at < grace)
         .order_by(BotVersion.id)
     ).all():
+        session.rollback()
         released = not leased("validate", version_id) and release_version(
             session, config, version_id, WORKER_LOST, sweep=True
         )

@@ -167,6 +167,7 @@ def validate_version(
     except too_long:
         return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
     except INFRASTRUCTURE as exc:
+        session.rollback()  # what the failed attempt left, before the release's own transaction
         if release_version(session, config, version_id, describe(exc)) == VersionState.FAILED:
             return session.get(BotVersion, version_id)
         raise
@@ -174,6 +175,7 @@ def validate_version(
         log.exception("validation could not be run", extra={"version_id": version_id})
         return _fail_validation(session, version_id, not_run_log(describe(exc)))
     except BaseException:  # the worker is stopping: the attempt counts all the same
+        session.rollback()
         release_version(session, config, version_id, "its worker was stopped")
         raise
     return bot_service.finish_validation(session, version_id, ok, text)
@@ -194,8 +196,10 @@ def release_version(
 
     Decided with its row locked; the `sweep` skips a row another sweep holds.
     Returns its new state (pending or failed), None if it was not being validated.
+
+    It owns its transaction (the row lock, then the commit that requeues or fails the
+    version): the caller has none open, having committed or rolled back its own first.
     """
-    session.rollback()
     attempts = session.scalar(
         select(BotVersion.attempts)
         .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
