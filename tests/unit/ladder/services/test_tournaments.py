@@ -16,7 +16,7 @@ from ladder.models import (
 from ladder.services import bots, matches, tournaments
 from ladder.services.errors import Conflict, Forbidden, ServiceError
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from ladder.models import BotVersion
 from ladder.services import matches, queries, replay_archive, triage, work
 from ladder.services.errors import Conflict, Forbidden
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import play
 
 
 @pytest.fixture
@@ -22,15 +22,6 @@ def three(session, config, alice, bob):
     return [
         make_active_bot(session, config, u, name=f"{u.username}-bot") for u in (alice, bob, carol)
     ]
-
-
-def play(session, config, versions, statuses, ranked=True):
-    match = matches.create_match(
-        session, config, "toyrace", [v.id for v in versions], ranked=ranked, seed=1
-    )
-    ranks = [1 if s == "ok" else 3 for s in statuses]
-    matches.record_match(session, config, match.id, outcome_for(match, ranks, statuses))
-    return match.id
 
 
 def paused(session, version) -> bool:

@@ -18,7 +18,7 @@ from ladder.models import Match, User
 from ladder.services import accounts, matches, work
 from ladder.services.errors import RateLimited
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ladder.models import TournamentState
 from ladder.services import matches, tournaments
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 def make_staff(session, name="sam"):
