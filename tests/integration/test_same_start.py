@@ -22,9 +22,8 @@ from ladder.models import Bot, BotVersion, MatchSeat, TournamentMatch, User
 from ladder.services import accounts, bots, matches, tournaments, work
 from ladder.services.house import seed_house_bots
 from tests.integration.conftest import needs_bwrap
-from tests.integration.live import LiveLadder
-from tests.integration.test_live_ladder import quiet
-from tests.integration.test_play_cli import ladder
+from tests.integration.helpers import ladder
+from tests.integration.live import LiveLadder, quiet
 
 pytestmark = [
     pytest.mark.integration,
