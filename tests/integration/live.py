@@ -2,7 +2,7 @@
 
 Processes are started with the same commands `ladder run` uses, in their own
 process groups so a test can SIGKILL a worker whole, and every one is stopped
-at the end of the test.
+at the end of the test. Below the ladder: bots and matches set up on it by hand.
 """
 
 from __future__ import annotations
@@ -14,12 +14,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ladder import create_app
+from ladder.broker import announce
 from ladder.cli import db as schema
 from ladder.cli.processes import beat_command, free_port, start_redis, stop, worker_command
 from ladder.extensions import make_engine
+from ladder.models import Bot, BotVersion, Match
+from ladder.services import accounts, bots, matches
+from ladder.services.house import seed_house_bots
 
 
 class LiveLadder:
@@ -112,3 +117,60 @@ def wait_until(check: Callable[[], object], timeout_s: float, what: str):
             return value
         time.sleep(0.2)
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+
+
+GOOD_BOT = b"""
+def act(view, legal):
+    # Prefer passing in the auction, else the first choice.
+    for action in legal:
+        if action["type"] == "pass":
+            return action
+    return legal[0]
+"""
+
+
+def active_version(live, user_name, name, source, game="manila"):
+    """Register `user_name` and give them an active bot `name` (validated by hand, not in
+    the sandbox); returns the version's id."""
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        user = accounts.register(db.session, user_name, "correct horse")
+        with announce.quiet(db.session):  # set up by hand: not sent to validation
+            version = bots.upload_version(
+                db.session, live.app.config, user, game, name, "bot.py", source
+            )
+        bots.start_validation(db.session, version.id)
+        bots.finish_validation(db.session, version.id, True, "set up by the test")
+        return version.id
+
+
+def house_versions(live, game):
+    """Seed the house bots; the ids of every active version of `game`, oldest first."""
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        seed_house_bots(db.session, live.app.config)  # announces nothing
+    with live.session() as s:
+        return s.scalars(
+            select(BotVersion.id)
+            .join(Bot, BotVersion.bot_id == Bot.id)
+            .where(Bot.game == game, BotVersion.state == "active")
+            .order_by(BotVersion.id)
+        ).all()
+
+
+def match_state(live, match_id):
+    """A match's state as the database has it now."""
+    with live.session() as s:
+        return s.get(Match, match_id).state
+
+
+def create_ranked(live, game, version_ids, seed=None):
+    """Queue a ranked match of these versions (announced to the workers); returns its id."""
+    with live.app.app_context():
+        from ladder.extensions import db
+
+        return matches.create_match(
+            db.session, live.app.config, game, version_ids, ranked=True, seed=seed
+        ).id

@@ -11,13 +11,14 @@ from sqlalchemy import func, select
 from ladder.models import Match, User
 from ladder.services import matches
 from tests.integration.conftest import needs_bwrap
-from tests.integration.live import LiveLadder, wait_until
-from tests.integration.test_live_ladder import (
+from tests.integration.live import (
     GOOD_BOT,
+    LiveLadder,
     active_version,
     create_ranked,
     house_versions,
     match_state,
+    wait_until,
 )
 
 pytestmark = [

@@ -12,28 +12,26 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
-from ladder.broker import announce
 from ladder.cli.processes import worker_command
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory
-from ladder.services import accounts, bots, matches
+from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
+from ladder.services import accounts, bots
 from ladder.services.house import seed_house_bots
 from tests.integration.conftest import needs_bwrap
-from tests.integration.live import LiveLadder, wait_until
+from tests.integration.live import (
+    GOOD_BOT,
+    LiveLadder,
+    active_version,
+    create_ranked,
+    house_versions,
+    match_state,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.integration,
     needs_bwrap,
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
 ]
-
-GOOD_BOT = b"""
-def act(view, legal):
-    # Prefer passing in the auction, else the first choice.
-    for action in legal:
-        if action["type"] == "pass":
-            return action
-    return legal[0]
-"""
 
 CRASHING_BOT = b"""
 def act(view, legal):
@@ -118,34 +116,6 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
     assert rebuilt.is_over() and rebuilt.result()["scores"] == record["result"]["scores"]
 
 
-def active_version(live, user_name, name, source, game="manila"):
-    with live.app.app_context():
-        from ladder.extensions import db
-
-        user = accounts.register(db.session, user_name, "correct horse")
-        with announce.quiet(db.session):  # set up by hand: not sent to validation
-            version = bots.upload_version(
-                db.session, live.app.config, user, game, name, "bot.py", source
-            )
-        bots.start_validation(db.session, version.id)
-        bots.finish_validation(db.session, version.id, True, "set up by the test")
-        return version.id
-
-
-def house_versions(live, game):
-    with live.app.app_context():
-        from ladder.extensions import db
-
-        seed_house_bots(db.session, live.app.config)  # announces nothing
-    with live.session() as s:
-        return s.scalars(
-            select(BotVersion.id)
-            .join(Bot, BotVersion.bot_id == Bot.id)
-            .where(Bot.game == game, BotVersion.state == "active")
-            .order_by(BotVersion.id)
-        ).all()
-
-
 def test_a_failing_bot_ends_failed_with_its_log(ladder):
     ladder.start_worker()
     with ladder.app.app_context():
@@ -160,20 +130,6 @@ def test_a_failing_bot_ends_failed_with_its_log(ladder):
         text = s.get(BotVersion, version.id).validation_log
         assert s.get(Rating, version.id) is None  # never on the ladder
     assert "Your bot: crash" in text and "my strategy has a bug" in text
-
-
-def match_state(live, match_id):
-    with live.session() as s:
-        return s.get(Match, match_id).state
-
-
-def create_ranked(live, game, version_ids, seed=None):
-    with live.app.app_context():
-        from ladder.extensions import db
-
-        return matches.create_match(
-            db.session, live.app.config, game, version_ids, ranked=True, seed=seed
-        ).id
 
 
 def test_a_worker_killed_mid_match_loses_nothing(still_ladder):

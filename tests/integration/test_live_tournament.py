@@ -13,8 +13,13 @@ from ladder.models import Match, Rating, TournamentMatch, User
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
 from tests.integration.conftest import needs_bwrap
-from tests.integration.live import LiveLadder, wait_until
-from tests.integration.test_live_ladder import GOOD_BOT, active_version, house_versions
+from tests.integration.live import (
+    GOOD_BOT,
+    LiveLadder,
+    active_version,
+    house_versions,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.integration,

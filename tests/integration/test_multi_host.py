@@ -45,8 +45,7 @@ from tests.integration.hosts import (
     stop_group,
     wait_for,
 )
-from tests.integration.live import wait_until
-from tests.integration.test_live_ladder import create_ranked, house_versions
+from tests.integration.live import create_ranked, house_versions, wait_until
 from tests.pgcluster import SUPERUSER, bin_dir, start_cluster
 from workers import claims
 

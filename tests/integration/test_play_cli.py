@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -14,15 +13,11 @@ import pytest
 
 import engine
 from tests.integration.conftest import live_processes_with, needs_bwrap
+from tests.integration.helpers import LADDER, ladder
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 
-LADDER = str(Path(sys.executable).parent / "ladder")
 HOSTILE = Path(__file__).parent / "hostile"
-
-
-def ladder(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([LADDER, *args], capture_output=True, text=True, timeout=120)
 
 
 def randoms(game: str) -> list[str]:

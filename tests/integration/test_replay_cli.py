@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import needs_bwrap
-from tests.integration.test_play_cli import ladder
+from tests.integration.helpers import ladder
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 

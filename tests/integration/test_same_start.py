@@ -23,8 +23,8 @@ from ladder.models import Bot, BotVersion, MatchSeat, TournamentMatch, User
 from ladder.services import accounts, bots, matches, playing, tournaments, validation
 from ladder.services.house import seed_house_bots
 from tests.integration.conftest import needs_bwrap
+from tests.integration.helpers import ladder
 from tests.integration.live import LiveLadder
-from tests.integration.test_play_cli import ladder
 
 pytestmark = [
     pytest.mark.integration,

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.integration.browser.conftest import games, needs_browser, shot
-from tests.integration.browser.test_site import register
+from tests.integration.browser.helpers import assert_no_sideways_scroll, register
 
 pytestmark = needs_browser
 
@@ -23,11 +23,6 @@ MIN_TEXT_PX = 8
 SMALLEST_TEXT = """svg => Math.min(...Array.from(svg.querySelectorAll("text"))
   .filter(t => !t.closest(".map") && t.textContent.trim())
   .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
-
-
-def assert_no_sideways_scroll(page, what: str) -> None:
-    wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide <= screen, f"{what} is {wide}px wide on a {screen}px screen"
 
 
 def open_viewer(page, site, game: str):

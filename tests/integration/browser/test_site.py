@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.integration.browser.conftest import PHONE, games, needs_browser, shot
+from tests.integration.browser.helpers import register
 
 pytestmark = needs_browser
 
@@ -18,18 +19,6 @@ def act(view, legal):
     # The first legal action: always valid, so validation passes.
     return legal[0]
 """
-
-
-def register(page, name: str, password: str = "correct horse battery") -> None:
-    """Register through the form; the site logs the new user in at once."""
-    page.goto("/register")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password", exact=True).fill(password)
-    page.get_by_label("Password again").fill(password)
-    page.get_by_role("button", name="Register").click()
-    expect(page.locator(".flash")).to_contain_text(f"Welcome aboard, {name}")
-    # On a phone the button is in the folded menu: its text says who is logged in.
-    expect(page.locator(".site-nav button.link")).to_have_text(f"Log out {name}")
 
 
 def log_in(page, name: str, password: str = "correct horse battery") -> None:

@@ -13,9 +13,8 @@ from ladder.models import Bot, BotVersion, User
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
 from tests.integration.browser.conftest import needs_browser, shot
-from tests.integration.browser.test_phone import assert_no_sideways_scroll
-from tests.integration.live import wait_until
-from tests.integration.test_live_ladder import GOOD_BOT, active_version
+from tests.integration.browser.helpers import assert_no_sideways_scroll
+from tests.integration.live import GOOD_BOT, active_version, wait_until
 
 pytestmark = needs_browser
 

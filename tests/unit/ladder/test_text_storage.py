@@ -10,7 +10,7 @@ from __future__ import annotations
 from ladder.models import Match
 from ladder.services import matches
 from tests.unit.ladder.conftest import csrf_token, make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 def test_a_bots_stderr_and_error_with_nul_characters_are_recorded(session, config):

@@ -14,7 +14,7 @@ from tests.unit.engine.meuterer.helpers import (
     promise,
     run,
 )
-from tests.unit.engine.meuterer.test_rounds import SCENARIOS
+from tests.unit.engine.meuterer.scenarios import SCENARIOS
 
 # Seat 1 ends the round as stevedore with salt, conflict, ruby reserved.
 ROUND = [

@@ -1,8 +1,8 @@
 """Whole rounds of Meuterer played from set positions: roles, sales, sailing, captaincy.
 
-Every scenario starts from `helpers.HANDS` with seat 0 as captain, the ship at
-Hochland (island 0, the only active island). Island 4 sails for 5, island 5
-for 2; Hochland pays 4 / 3 / 2 for sales.
+Every scenario (the table is in scenarios.py) starts from `helpers.HANDS` with seat 0
+as captain, the ship at Hochland (island 0, the only active island). Island 4 sails for
+5, island 5 for 2; Hochland pays 4 / 3 / 2 for sales.
 """
 
 from __future__ import annotations
@@ -20,121 +20,7 @@ from tests.unit.engine.meuterer.helpers import (
     promise,
     run,
 )
-
-# Seat 3 passes first (5 cards reserved), the captain next (4 cards: island 4).
-OFFER_START = [
-    (0, promise(2)),
-    (0, play("wine", 0)),
-    (1, play("wine", 0)),
-    (2, play("salt", 0)),
-    (3, PASS),
-]
-
-
-def _rest_of_offer(seat3, seat2, seat1):
-    return [
-        (3, character(seat3)),
-        (0, PASS),
-        (1, play("wine", 0)),
-        (2, PASS),
-        (2, character(seat2)),
-        (1, PASS),
-        (1, character(seat1)),
-    ]
-
-
-SCENARIOS = [
-    # case, script, points per seat, then phase, seat on move, captain, ship, active islands
-    (
-        # Captain 5 - 2 paid; boatswain 2 + 1; seat 1 sells 2 wines alone at Hochland.
-        "no mutiny",
-        OFFER_START + _rest_of_offer("boatswain", "merchant", "stevedore"),
-        [3, 4, 0, 3],
-        ("discard", 1, 0, 4, [0, 4]),
-    ),
-    (
-        "boatswain absent: the captain keeps the promise",
-        OFFER_START + _rest_of_offer("cabin_boy", "merchant", "stevedore"),
-        [5, 4, 0, 0],
-        ("discard", 1, 0, 4, [0, 4]),
-    ),
-    (
-        # Captain side 2 + 0 + 1 (boatswain) = 3 beats the mutineer's 2.
-        "failed mutiny",
-        OFFER_START
-        + _rest_of_offer("mutineer", "boatswain", "stevedore")
-        + [(0, mutiny(2)), (2, mutiny(0)), (3, mutiny(2))],
-        [3, 4, 3, 0],
-        ("discard", 1, 0, 4, [0, 4]),
-    ),
-    (
-        # 1 + 0 + 1 against 0 + 2: a tie, so the mutineer wins and sails to 5.
-        "successful mutiny",
-        OFFER_START
-        + _rest_of_offer("mutineer", "boatswain", "cabin_boy")
-        + [(0, mutiny(1)), (1, mutiny(0)), (2, mutiny(0)), (3, mutiny(2))],
-        [0, 6, 0, 2],
-        ("promise", 3, 3, 5, [0, 5]),
-    ),
-    (
-        # One wine, one wine, one salt: three tied leaders at 2 each.
-        "3-way tie",
-        [
-            (0, promise(0)),
-            (0, play("wine", 0)),
-            (1, play("wine", 0)),
-            (2, play("salt", 0)),
-            (3, PASS),
-            (3, character("stevedore")),
-            (0, PASS),
-            (1, PASS),
-            (1, character("cabin_boy")),
-            (2, PASS),
-            (2, character("boatswain")),
-        ],
-        [7, 2, 3, 0],
-        ("discard", 3, 0, 4, [0, 4]),
-    ),
-    (
-        # Seats 0 and 1 tie on one wine each: 3 for the captain, the merchant's full 4.
-        "merchant tied",
-        [
-            (0, promise(1)),
-            (0, play("wine", 0)),
-            (1, play("wine", 0)),
-            (2, PASS),
-            (2, character("boatswain")),
-            (3, PASS),
-            (3, character("stevedore")),
-            (0, PASS),
-            (1, PASS),
-            (1, character("merchant")),
-        ],
-        [7, 4, 2, 0],
-        ("discard", 3, 0, 4, [0, 4]),
-    ),
-    (
-        # Everyone else passes early; the captain plays on alone but cannot sell
-        # his grain where his wine lies, so he reserves 1 card: Frosthöhle for 3.
-        "captain plays on alone",
-        [
-            (0, promise(0)),
-            (0, play("wine", 0)),
-            (1, PASS),
-            (1, character("merchant")),
-            (2, PASS),
-            (2, character("stevedore")),
-            (3, PASS),
-            (3, character("cabin_boy")),
-            (0, play("wine", 0)),
-            (0, play("conflict")),
-            (0, play("conflict")),
-            (0, PASS),
-        ],
-        [7, 0, 0, 0],
-        ("discard", 2, 0, 1, [0, 1]),
-    ),
-]
+from tests.unit.engine.meuterer.scenarios import OFFER_START, SCENARIOS, rest_of_offer
 
 
 @pytest.mark.parametrize(
@@ -162,7 +48,7 @@ def test_the_mutineer_becomes_captain_only_from_the_next_round():
 
 
 def test_mutiny_asks_the_captain_first_then_involved_seats_clockwise():
-    state = run(position(), OFFER_START + _rest_of_offer("mutineer", "boatswain", "stevedore"))
+    state = run(position(), OFFER_START + rest_of_offer("mutineer", "boatswain", "stevedore"))
     asked = []
     while state.phase == "mutiny":
         seat = state.current_player()
@@ -203,7 +89,7 @@ def test_a_seat_without_conflicts_is_still_asked_so_its_hand_stays_secret():
 
 
 def test_mutiny_cards_are_shown_on_the_table_then_discarded():
-    script = OFFER_START + _rest_of_offer("mutineer", "boatswain", "stevedore")
+    script = OFFER_START + rest_of_offer("mutineer", "boatswain", "stevedore")
     state = run(position(), [*script, (0, mutiny(2)), (2, mutiny(1))])
     mutiny_cards = [c for c in state.view(1)["table"] if c["stage"] == "mutiny"]
     assert mutiny_cards == [

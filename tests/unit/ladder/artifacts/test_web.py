@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from ladder import artifacts
 from ladder.models import Blob
 from tests.unit.ladder.conftest import BOT_SOURCE, login
-from tests.unit.ladder.web.test_replays import stored_match
+from tests.unit.ladder.helpers import stored_match
 
 REPLAY_URLS = (
     "/matches/{id}/replay.json.gz",

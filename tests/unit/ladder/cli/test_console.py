@@ -13,7 +13,7 @@ from ladder.cli.console import LogTail, alarming, status_line
 from ladder.cli.processes import free_port
 from ladder.services import matches
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_triage import play
+from tests.unit.ladder.helpers import play
 
 
 @pytest.mark.parametrize(

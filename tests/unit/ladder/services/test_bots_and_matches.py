@@ -17,38 +17,7 @@ from ladder.models import Blob, Bot, BotVersion, Match, Rating, RatingHistory
 from ladder.ranking import ratings
 from ladder.services import accounts, bot_files, bots, matches, storage
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
-
-
-def outcome_for(match: Match, ranks, statuses=None, scores=None) -> dict:
-    """An outcome in the agreed shape for `match`."""
-    n = match.players
-    statuses = statuses or ["ok"] * n
-    scores = scores or [10 * (n - r) for r in ranks]
-    return {
-        "game": match.game,
-        "seed": match.seed,
-        "players": n,
-        "options": {},
-        "statuses": statuses,
-        "scores": scores,
-        "ranks": ranks,
-        "errors": [None if s == "ok" else f"{s} on move 3" for s in statuses],
-        "stderr": [f"stderr of seat {i}" for i in range(n)],
-        "replay": {
-            "game": match.game,
-            "engine_version": "1",
-            "seed": match.seed,
-            "players": n,
-            "options": {},
-            "actions": [[0, {"add": 1}]],
-            "result": {"scores": scores, "ranks": ranks},
-            "statuses": statuses,
-            "ranks": ranks,
-            "errors": [None] * n,
-            "decision_ms": [3],
-            "seats": [f"seat{i}" for i in range(n)],
-        },
-    }
+from tests.unit.ladder.helpers import outcome_for
 
 
 @pytest.fixture

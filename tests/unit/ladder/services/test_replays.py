@@ -11,17 +11,7 @@ import pytest
 import engine
 from ladder.queries import replays
 from ladder.queries.replays import ReplayError
-
-
-def played(name: str, n: int, seed: int = 4) -> dict:
-    """The record of a random game played to the end, with the ladder's extra fields."""
-    state = engine.get_game(name).new_game(n, seed=seed)
-    chooser = random.Random(seed)
-    while not state.is_over():
-        state.apply(chooser.choice(state.legal_actions()))
-    record = state.record()
-    record.update(seats=[f"bot{i} v1" for i in range(n)], statuses=["ok"] * n)
-    return record
+from tests.unit.ladder.helpers import played
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from ladder.extensions import make_engine
 from ladder.models import Match, MatchState, Rating, utcnow
 from ladder.services import infrastructure, matches, playing, scheduler, throttle
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 postgresql_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 WAIT_S = 0.5  # long enough to see a wait: every step here takes milliseconds

@@ -15,7 +15,7 @@ from ladder.queries import boards as queries
 from ladder.queries import candidates, replay_archive
 from ladder.services import matches, triage
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import play
 
 
 @pytest.fixture
@@ -24,15 +24,6 @@ def three(session, config, alice, bob):
     return [
         make_active_bot(session, config, u, name=f"{u.username}-bot") for u in (alice, bob, carol)
     ]
-
-
-def play(session, config, versions, statuses, ranked=True):
-    match = matches.create_match(
-        session, config, "toyrace", [v.id for v in versions], ranked=ranked, seed=1
-    )
-    ranks = [1 if s == "ok" else 3 for s in statuses]
-    matches.record_match(session, config, match.id, outcome_for(match, ranks, statuses))
-    return match.id
 
 
 def paused(session, version) -> bool:

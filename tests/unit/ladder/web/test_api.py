@@ -15,42 +15,9 @@ from sqlalchemy import func, select
 import engine
 from ladder import settings as ladder_settings
 from ladder.models import BotVersion, Match
-from ladder.queries import tournaments as tournament_queries
-from ladder.services import accounts, matches, tournaments
+from ladder.services import accounts
 from ladder.web.api.openapi import document
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
-
-
-@pytest.fixture
-def world(session, config, alice, bob):
-    """Two users with active bots, one finished rated match, a queued challenge and a
-    running tournament (id 1) with a match played, so generated calls reach one."""
-    a = make_active_bot(session, config, alice, name="anchor")
-    b = make_active_bot(session, config, bob, name="<script>x</script>")
-    a.validation_log = "alice's private log"
-    session.commit()
-    match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True, seed=4)
-    matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
-    queued = matches.create_challenge(session, config, alice, a.id, [b.id], seed=5)
-    alice.is_staff = True
-    cup = tournaments.create_tournament(session, alice, "Cup", "toyrace", "elimination", seed=2)
-    tournaments.open_tournament(session, alice, cup.id)
-    tournaments.enter(session, alice, cup.id, a.bot_id)
-    tournaments.enter(session, bob, cup.id, b.bot_id)
-    tournaments.start(session, config, alice, cup.id)
-    first = next(iter(tournament_queries.slots(session, cup.id).values()))
-    matches.record_match(session, config, first.id, outcome_for(first, [2, 1]))
-    _token, alice_token = accounts.create_token(session, alice, "tests")
-    _token, bob_token = accounts.create_token(session, bob, "tests")
-    return {
-        "alice": {"Authorization": f"Bearer {alice_token}"},
-        "bob": {"Authorization": f"Bearer {bob_token}"},
-        "a": a,
-        "b": b,
-        "match": match,
-        "queued": queued,
-    }
 
 
 @pytest.fixture

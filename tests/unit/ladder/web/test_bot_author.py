@@ -10,7 +10,7 @@ import pytest
 from ladder.models import BotVersion
 from ladder.services import accounts
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot, make_user
-from tests.unit.ladder.services.test_triage import play
+from tests.unit.ladder.helpers import play
 
 
 @pytest.fixture

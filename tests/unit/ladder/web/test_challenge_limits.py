@@ -19,7 +19,7 @@ from ladder.jobs import celery_app
 from ladder.models import Match, User
 from ladder.services import accounts, matches, sweep
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 @pytest.fixture

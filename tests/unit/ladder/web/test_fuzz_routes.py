@@ -26,8 +26,7 @@ from ladder.extensions import make_engine
 from ladder.models import UserSession
 from ladder.services import accounts, matches, tournaments
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
-from tests.unit.ladder.web.test_replays import stored_match
+from tests.unit.ladder.helpers import outcome_for, stored_match
 
 QUERY_NAMES = ["page", "per_page", "bot", "game", "view", "start", "count", "next", "format"]
 QUERY_NAMES += ["version", "since", "limit"]  # the API's replays zip filters them

@@ -17,7 +17,7 @@ from ladder import artifacts
 from ladder.models import Match
 from ladder.services import storage
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
-from tests.unit.ladder.web.test_replays import stored_match
+from tests.unit.ladder.helpers import stored_match
 
 NOT_ASCII = ["²", "٣", "1²", " 1", "1 ", "+1", "-1", "0x1", "1_0", "1.0", "9" * 30]
 

@@ -24,7 +24,7 @@ from ladder import settings
 from ladder.services import accounts, matches
 from ladder.web.api.openapi import document
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 PACKAGE = "tradewinds_client"
 BIN = Path(sys.executable).parent

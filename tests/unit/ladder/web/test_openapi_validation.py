@@ -23,7 +23,6 @@ from werkzeug.wrappers import Request
 
 from ladder.models import MAX_ID, utcnow
 from tests.unit.ladder.conftest import BOT_SOURCE
-from tests.unit.ladder.web.test_api import world  # noqa: F401 (a fixture)
 
 OCTETS = {"Accept": "application/octet-stream"}
 
@@ -85,7 +84,7 @@ def zipped_bot() -> bytes:
     return buffer.getvalue()
 
 
-def test_reads_and_downloads_match_the_document(api, client, world):  # noqa: F811
+def test_reads_and_downloads_match_the_document(api, client, world):
     match_id, bot_id, version_id = world["match"].id, world["a"].bot_id, world["a"].id
     reads = [
         "/api/v1/games",
@@ -127,7 +126,7 @@ def test_reads_and_downloads_match_the_document(api, client, world):  # noqa: F8
         assert f"match-{match_id}.json.gz" in names and names[-1] == "index.json"
 
 
-def test_writes_match_the_document(api, client, session, world):  # noqa: F811
+def test_writes_match_the_document(api, client, session, world):
     alice = world["alice"]
     created = call(client, "POST", "/api/v1/versions", alice, data=bot_upload())
     check(api, created, 201)
@@ -201,7 +200,7 @@ REFUSALS = [
 ]
 
 
-def refusal_body(world, config, kind: str, name: str):  # noqa: F811
+def refusal_body(world, config, kind: str, name: str):
     """The body a REFUSALS row names, made fresh for each call."""
     a, b = world["a"].id, world["b"].id
     challenges = {
@@ -228,7 +227,7 @@ def refusal_body(world, config, kind: str, name: str):  # noqa: F811
     return uploads[name]
 
 
-def test_refusals_match_the_document(api, client, config, world):  # noqa: F811
+def test_refusals_match_the_document(api, client, config, world):
     ids = {"B": world["a"].bot_id, "A": world["a"].id, "Q": world["queued"].id}
     tokens = {"none": None, "bad": {"Authorization": "Bearer tw_nope"}}
     for who, method, url, body, status, request_valid, message in REFUSALS:
@@ -242,7 +241,7 @@ def test_refusals_match_the_document(api, client, config, world):  # noqa: F811
             assert got.response.headers["WWW-Authenticate"].startswith("Bearer")
 
 
-def test_limits_answer_429_with_retry_after_as_documented(api, app, client, world):  # noqa: F811
+def test_limits_answer_429_with_retry_after_as_documented(api, app, client, world):
     app.config.update(UPLOADS_PER_HOUR=1, CHALLENGES_IN_FLIGHT=1)  # the world used each once
     limited = call(client, "POST", "/api/v1/versions", world["alice"], data=bot_upload())
     check(api, limited, 429)

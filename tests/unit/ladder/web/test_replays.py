@@ -17,24 +17,7 @@ from ladder import artifacts
 from ladder.queries import replays
 from ladder.services import matches
 from tests.unit.ladder.conftest import login, make_active_bot
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
-from tests.unit.ladder.services.test_replays import played
-
-
-def stored_match(session, config, owners, game="manila", seed=11):
-    """A finished match of a real game whose stored replay is a real record."""
-    versions = [
-        make_active_bot(session, config, owner, name=f"{game}{i}", game=game)
-        for i, owner in enumerate(owners)
-    ]
-    match = matches.create_match(
-        session, config, game, [v.id for v in versions], ranked=False, seed=seed
-    )
-    record = played(game, len(owners), seed=seed)
-    outcome = outcome_for(match, record["result"]["ranks"], scores=record["result"]["scores"])
-    outcome["replay"] = record
-    matches.record_match(session, config, match.id, outcome)
-    return match, record
+from tests.unit.ladder.helpers import played, stored_match
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from ladder.models import BotVersion, Match
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
 from tests.unit.ladder.conftest import BOT_SOURCE, csrf_token, login, make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 def upload(client, name="racer", data=BOT_SOURCE, filename="bot.py", game="toyrace"):

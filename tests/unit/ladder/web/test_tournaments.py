@@ -6,7 +6,7 @@ from ladder.models import TournamentState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import matches, tournaments
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot, make_user
-from tests.unit.ladder.services.test_bots_and_matches import outcome_for
+from tests.unit.ladder.helpers import outcome_for
 
 
 def make_staff(session, name="sam"):
