@@ -71,6 +71,7 @@ run: setup sandbox redis charts
 # folders); --output-sync prints each suite's report whole when it ends.
 test: setup sandbox redis postgresql deploy-tools charts chromium
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(MAKE) --no-print-directory -j2 --output-sync=target unit integration
 
 unit: setup
@@ -82,6 +83,7 @@ integration: setup sandbox redis postgresql deploy-tools chromium
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 bench: setup sandbox
 	$(BIN)/python bench/engine.py
