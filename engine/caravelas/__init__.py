@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.caravelas import svg
 from engine.caravelas.determinize import determinize
 from engine.caravelas.state import REPLAYS, CaravelasState
-from engine.core import Game
+from engine.core import Capabilities, Game
 
 GAME = Game(
     name="caravelas",
@@ -18,6 +18,8 @@ GAME = Game(
     replays=REPLAYS,
     drawing=svg.drawing,
     determinizer=determinize,
+    # No move clears a board worth pausing on: fleets stay where they sailed.
+    capabilities=Capabilities(spectate=True),
 )
 
 __all__ = ["GAME", "CaravelasState"]

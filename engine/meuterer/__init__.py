@@ -5,7 +5,7 @@ Rules and rulings: `RULES.md` beside this file; house data: `data.py`.
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine.core import Capabilities, Game
 from engine.meuterer.determinize import determinize
 from engine.meuterer.state import REPLAYS, MeutererState
 
@@ -18,6 +18,8 @@ GAME = Game(
     option_defaults={},
     replays=REPLAYS,
     determinizer=determinize,
+    # A round's table stays until the same move that sailed the ship clears it.
+    capabilities=Capabilities(spectate=True, pause_after="sail"),
 )
 
 __all__ = ["GAME", "MeutererState"]

@@ -325,3 +325,23 @@ def test_the_current_version_is_the_default_and_a_record_without_one_plays_it(na
     assert engine.replay(record).version == game.version
     with pytest.raises(AttributeError):
         state.setup_position(_version=game.replays[0] if game.replays else "x")
+
+
+# -- what a game declares ------------------------------------------------------------
+@pytest.mark.parametrize("name", engine.game_names())
+def test_declared_capabilities_are_what_the_states_do(name):
+    """The service reads `capabilities` instead of probing: each must hold."""
+    game = engine.get_game(name)
+    declared = game.capabilities
+    state = _play(name, game.min_players, 6, 6)
+    if declared.spectate:
+        assert state.spectate()["spectator"] is True
+    else:
+        with pytest.raises(NotImplementedError):
+            state.spectate()
+    if declared.pause_after is not None:
+        assert declared.pause_after in {event["event"] for event in state.log}
+    with pytest.raises(AttributeError):
+        declared.spectate = not declared.spectate
+    with pytest.raises(AttributeError):
+        game.capabilities = declared
