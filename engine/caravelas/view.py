@@ -26,6 +26,7 @@ def build(state: CaravelasState, seat: int) -> dict:
     for value in state.used:
         used[value] += 1
     out = {
+        "game": "caravelas",
         "seat": seat,
         "players": n,
         "turn": state.turn,

@@ -345,3 +345,25 @@ def test_declared_capabilities_are_what_the_states_do(name):
         declared.spectate = not declared.spectate
     with pytest.raises(AttributeError):
         game.capabilities = declared
+
+
+def _every_version():
+    for name in engine.game_names():
+        game = engine.get_game(name)
+        for version in (game.version, *game.replays):
+            yield pytest.param(name, version, id=f"{name}-{version}")
+
+
+@pytest.mark.parametrize(("name", "version"), list(_every_version()))
+def test_every_view_carries_the_common_keys(name, version):
+    """`game`, `seat` and `phase` in every view of every rules version, whatever the game."""
+    n = engine.get_game(name).max_players
+
+    def check(state, legal):
+        for seat in range(n):
+            view = state.view(seat)
+            assert view["game"] == name and view["seat"] == seat
+            assert isinstance(view["phase"], str) and view["phase"]
+
+    state = _play(name, n, 8, 8, every_step=check, version=version)
+    check(state, [])
