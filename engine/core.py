@@ -366,7 +366,7 @@ class Game:
 
     FIELDS = (
         "name", "min_players", "max_players", "version", "factory", "option_defaults",
-        "replays", "drawing", "determinizer", "capabilities",
+        "replays", "drawing", "determinizer", "capabilities", "schema",
     )  # fmt: skip
     __slots__ = FIELDS
 
@@ -390,6 +390,10 @@ class Game:
     determinizer: Callable[[dict, int, dict, list | None], State] | None
     # What the game supports beyond the fixed API (a spectator view, replay pauses).
     capabilities: Capabilities
+    # Optional: the shapes of this game's views and legal actions, per phase, as a
+    # JSON Schema document (its package's `schema.json`, see `engine.schema`); a
+    # fresh dict every call. The contract test checks every view and action with it.
+    schema: Callable[[], dict] | None
 
     def __init__(
         self,
@@ -403,9 +407,10 @@ class Game:
         drawing: Callable[[], dict] | None = None,
         determinizer: Callable[[dict, int, dict, list | None], State] | None = None,
         capabilities: Capabilities = NO_CAPABILITIES,
+        schema: Callable[[], dict] | None = None,
     ) -> None:
         given = (name, min_players, max_players, version, factory, option_defaults,
-                 replays, drawing, determinizer, capabilities)  # fmt: skip
+                 replays, drawing, determinizer, capabilities, schema)  # fmt: skip
         for slot, value in zip(self.FIELDS, given, strict=True):
             object.__setattr__(self, slot, value)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import schema
 from engine.caravelas import svg
 from engine.caravelas.determinize import determinize
 from engine.caravelas.state import REPLAYS, CaravelasState
@@ -20,6 +21,7 @@ GAME = Game(
     determinizer=determinize,
     # No move clears a board worth pausing on: fleets stay where they sailed.
     capabilities=Capabilities(spectate=True),
+    schema=schema.loader(__name__),
 )
 
 __all__ = ["GAME", "CaravelasState"]

@@ -3,6 +3,7 @@
 Rules and action dicts are documented in RULES.md beside this file.
 """
 
+from engine import schema
 from engine.core import Capabilities, Game
 from engine.manila.determinize import determinize
 from engine.manila.state import REPLAYS, VERSION, ManilaState
@@ -18,6 +19,7 @@ GAME = Game(
     determinizer=determinize,
     # A voyage's board stays until the same move that raised the prices clears it.
     capabilities=Capabilities(spectate=True, pause_after="prices"),
+    schema=schema.loader(__name__),
 )
 
 __all__ = ["GAME", "ManilaState"]
