@@ -10,7 +10,7 @@ points. The schemas are JSON Schema draft 2020-12.
 The engine only reads the document: it imports the standard library alone (it
 runs inside the bot sandbox too), so it has no validator: `standalone` hands
 one part to whatever validator the caller has (the engine's tests check every
-view and legal action of many random games with `jsonschema`). From a shell:
+view and legal action of many random games with `jsonschema_rs`). From a shell:
 
     python -m engine.schema manila            # the whole document
     python -m engine.schema manila auction    # one phase's view and action
@@ -18,7 +18,7 @@ view and legal action of many random games with `jsonschema`). From a shell:
 
 from __future__ import annotations
 
-import json
+import importlib
 import sys
 from collections.abc import Callable
 
@@ -27,10 +27,18 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def load(package: str) -> dict:
-    """The schema document in `package` (a game's package name), fresh on every call."""
-    from importlib import resources  # only when asked: a bot that never reads it never pays
+    """The schema document in `package` (a game's package name), fresh on every call.
 
-    return json.loads(resources.files(package).joinpath(FILE).read_text(encoding="utf-8"))
+    Read beside the package's own files: `importlib.resources` would import zipfile,
+    tempfile and threading (some 30 ms) into a bot's sandbox that asks for it. `json`
+    and `os` are imported here, not with the engine, which every sandbox preloads.
+    """
+    import json
+    import os
+
+    folder = os.path.dirname(importlib.import_module(package).__file__ or "")
+    with open(os.path.join(folder, FILE), encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def loader(package: str) -> Callable[[], dict]:
@@ -52,6 +60,8 @@ def standalone(document: dict, *path: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """Print a game's schema document, or one phase of it, as JSON."""
+    import json
+
     import engine
 
     args = sys.argv[1:] if argv is None else argv
