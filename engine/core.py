@@ -9,7 +9,7 @@ leaves the state untouched when it does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 Action = dict[str, Any]
 
@@ -334,6 +334,14 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
+class StateFactory(Protocol):
+    """What makes a game's states: its State class (`version` only for an older one)."""
+
+    def __call__(
+        self, num_players: int, seed: int, options: dict, version: str | None = None
+    ) -> State: ...
+
+
 class Capabilities(NamedTuple):
     """What a game declares it supports, so callers read it instead of probing.
 
@@ -374,7 +382,7 @@ class Game:
     min_players: int
     max_players: int
     version: str
-    factory: Callable[[int, int, dict], State]
+    factory: StateFactory
     option_defaults: dict
     # Older engine versions whose records this one still replays: `new_game(...,
     # version=v)` starts a state that plays version v's rules (the game branches on
@@ -401,7 +409,7 @@ class Game:
         min_players: int,
         max_players: int,
         version: str,
-        factory: Callable[[int, int, dict], State],
+        factory: StateFactory,
         option_defaults: dict,
         replays: tuple[str, ...] = (),
         drawing: Callable[[], dict] | None = None,

@@ -116,8 +116,8 @@ def hidden_variant(state: CaravelasState, seat: int, seed: int) -> CaravelasStat
     other.pile = pile
     # Others remember the pile positions they filled, whatever card now lies there.
     for s in others:
-        mine = set(state.returned[s])
-        other.returned[s] = [pile[i] for i, p in enumerate(state.pile) if p in mine]
+        filled = set(state.returned[s])
+        other.returned[s] = [pile[i] for i, p in enumerate(state.pile) if p in filled]
     other._legal_cache = None
     return other
 
