@@ -3,7 +3,10 @@
 Random legal play to the end for every supported player count, with checks at
 each decision: consistency, rejection of illegal actions without side effects,
 determinism, JSON views, replays, and that a seat's view hides what it may not
-know (resampling everything hidden from it leaves its view unchanged).
+know (resampling everything hidden from it leaves its view unchanged). Also:
+every view's common keys, and that what a game declares (`capabilities`) holds.
+The shapes of views and actions are checked against each game's schema in
+`test_schemas.py`.
 """
 
 from __future__ import annotations
