@@ -9,7 +9,7 @@ leaves the state untouched when it does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 Action = dict[str, Any]
 
@@ -334,8 +334,38 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
+class StateFactory(Protocol):
+    """What makes a game's states: its State class (`version` only for an older one)."""
+
+    def __call__(
+        self, num_players: int, seed: int, options: dict, version: str | None = None
+    ) -> State: ...
+
+
+class Capabilities(NamedTuple):
+    """What a game declares it supports, so callers read it instead of probing.
+
+    As OpenSpiel's `GameType`: the service asks `game.capabilities` whether a
+    game has a spectator view or where its replay pauses, never catches
+    NotImplementedError or names a game. A named tuple: fixed once made, cheap
+    to import (no `dataclasses`, see `Game`).
+    """
+
+    # `State.spectate()` works: the all-seeing view with every seat's secrets
+    # (it needs the state's `private_view_keys`).
+    spectate: bool = False
+    # The event logged when a move settles a voyage or round whose board the same
+    # move then clears (Manila: "prices"; Meuterer: "sail"); a replay viewer
+    # pauses there to show it. None: no move clears a board worth showing.
+    pause_after: str | None = None
+
+
+# A game that declares nothing beyond the fixed API.
+NO_CAPABILITIES = Capabilities()
+
+
 class Game:
-    """A registered game: its name, player range, how to start one and how to draw it.
+    """A registered game: its name, player range, how to start and draw one, what it supports.
 
     A plain class, not a dataclass: `dataclasses` imports `inspect` and `re`, which
     would cost every bot sandbox that preloads the engine some 15 ms at its start.
@@ -344,7 +374,7 @@ class Game:
 
     FIELDS = (
         "name", "min_players", "max_players", "version", "factory", "option_defaults",
-        "replays", "drawing", "determinizer",
+        "replays", "drawing", "determinizer", "capabilities", "schema",
     )  # fmt: skip
     __slots__ = FIELDS
 
@@ -352,7 +382,7 @@ class Game:
     min_players: int
     max_players: int
     version: str
-    factory: Callable[[int, int, dict], State]
+    factory: StateFactory
     option_defaults: dict
     # Older engine versions whose records this one still replays: `new_game(...,
     # version=v)` starts a state that plays version v's rules (the game branches on
@@ -366,6 +396,12 @@ class Game:
     # Builds a full state from one seat's view (`determinize`): called with the view,
     # the seed, the merged options and the seat's legal list (or None).
     determinizer: Callable[[dict, int, dict, list | None], State] | None
+    # What the game supports beyond the fixed API (a spectator view, replay pauses).
+    capabilities: Capabilities
+    # Optional: the shapes of this game's views and legal actions, per phase, as a
+    # JSON Schema document (its package's `schema.json`, see `engine.schema`); a
+    # fresh dict every call. The contract test checks every view and action with it.
+    schema: Callable[[], dict] | None
 
     def __init__(
         self,
@@ -373,14 +409,16 @@ class Game:
         min_players: int,
         max_players: int,
         version: str,
-        factory: Callable[[int, int, dict], State],
+        factory: StateFactory,
         option_defaults: dict,
         replays: tuple[str, ...] = (),
         drawing: Callable[[], dict] | None = None,
         determinizer: Callable[[dict, int, dict, list | None], State] | None = None,
+        capabilities: Capabilities = NO_CAPABILITIES,
+        schema: Callable[[], dict] | None = None,
     ) -> None:
         given = (name, min_players, max_players, version, factory, option_defaults,
-                 replays, drawing, determinizer)  # fmt: skip
+                 replays, drawing, determinizer, capabilities, schema)  # fmt: skip
         for slot, value in zip(self.FIELDS, given, strict=True):
             object.__setattr__(self, slot, value)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from engine import schema
 from engine.caravelas import svg
 from engine.caravelas.determinize import determinize
 from engine.caravelas.state import REPLAYS, CaravelasState
-from engine.core import Game
+from engine.core import Capabilities, Game
 
 GAME = Game(
     name="caravelas",
@@ -18,6 +19,9 @@ GAME = Game(
     replays=REPLAYS,
     drawing=svg.drawing,
     determinizer=determinize,
+    # No move clears a board worth pausing on: fleets stay where they sailed.
+    capabilities=Capabilities(spectate=True),
+    schema=schema.loader(__name__),
 )
 
 __all__ = ["GAME", "CaravelasState"]

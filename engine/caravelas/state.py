@@ -23,7 +23,7 @@ CARDS_PER_TURN = 4
 
 def _sub_multisets(values: list[int]) -> list[list[int]]:
     """Every distinct sub-multiset of sorted `values`, the empty one included."""
-    found = {()}
+    found: set[tuple[int, ...]] = {()}
     for size in range(1, len(values) + 1):
         found.update(combinations(values, size))
     return [list(c) for c in sorted(found, key=lambda c: (len(c), c))]

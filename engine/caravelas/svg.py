@@ -100,8 +100,8 @@ def render_map() -> str:
         dash = ' stroke-dasharray="3,2"' if kind == data.DASHED else ""
         title = name
         if cid in data.DISCOVERIES:
-            colour, points = data.DISCOVERIES[cid]
-            title += f" ({colour} discovery, {points} points)"
+            colour, worth = data.DISCOVERIES[cid]
+            title += f" ({colour} discovery, {worth} points)"
         out.append(f'<g id="circle-{cid}" class="{kind}"><title>{escape(title)}</title>')
         out.append(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="{FILL[kind]}" stroke="#1b4f72"{dash}/>'

@@ -26,6 +26,7 @@ def build(state: CaravelasState, seat: int) -> dict:
     for value in state.used:
         used[value] += 1
     out = {
+        "game": "caravelas",
         "seat": seat,
         "players": n,
         "turn": state.turn,
@@ -115,8 +116,8 @@ def hidden_variant(state: CaravelasState, seat: int, seed: int) -> CaravelasStat
     other.pile = pile
     # Others remember the pile positions they filled, whatever card now lies there.
     for s in others:
-        mine = set(state.returned[s])
-        other.returned[s] = [pile[i] for i, p in enumerate(state.pile) if p in mine]
+        filled = set(state.returned[s])
+        other.returned[s] = [pile[i] for i, p in enumerate(state.pile) if p in filled]
     other._legal_cache = None
     return other
 

@@ -3,7 +3,8 @@
 Rules and action dicts are documented in RULES.md beside this file.
 """
 
-from engine.core import Game
+from engine import schema
+from engine.core import Capabilities, Game
 from engine.manila.determinize import determinize
 from engine.manila.state import REPLAYS, VERSION, ManilaState
 
@@ -16,6 +17,9 @@ GAME = Game(
     option_defaults={"pirate_variant": False, "deal_from_all_shares": False},
     replays=REPLAYS,
     determinizer=determinize,
+    # A voyage's board stays until the same move that raised the prices clears it.
+    capabilities=Capabilities(spectate=True, pause_after="prices"),
+    schema=schema.loader(__name__),
 )
 
 __all__ = ["GAME", "ManilaState"]

@@ -71,6 +71,7 @@ def _board(state: ManilaState, view: dict) -> None:
 def _schedule(state: ManilaState, view: dict, legal: list[Action] | None) -> None:
     """Where the voyage's schedule stands: its step, the placement round, the queue."""
     steps, turn, n = state.steps, state.turn, state.num_players
+    assert turn is not None  # `determinize` refused a view with nobody on move
     state.queue, state.round_order, state.step = [], [], -1
     phase = state.phase
     if phase in ("auction", "buy", "load", "start"):
@@ -105,6 +106,7 @@ def _nth_roll(steps: list[str], k: int) -> int:
 def _boarding_queue(state: ManilaState, view: dict) -> list[tuple]:
     """Captain first, then the stern pirate; a captain who boarded has left the ship."""
     turn, pirates = state.turn, state.pirates
+    assert turn is not None  # `determinize` refused a view with nobody on move
     if len(pirates) == 1:
         return [("board", turn, "bow")]  # alone on the ship: either role pops him
     bow, stern = pirates

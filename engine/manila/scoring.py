@@ -81,7 +81,7 @@ def _pay_shipyards(state: ManilaState) -> None:
             claims.append(("bank", value))  # the insurer pays the repair to the bank
         elif holder != insurer:  # an insurer never pays himself
             claims.append((holder, value))
-    if not claims:
+    if insurer is None or not claims:  # only an insurer has claims to pay
         return
     # He has collected his own profits already (A-C); now he mortgages if short,
     # pays what he has, and the bank covers what he cannot pay the players.

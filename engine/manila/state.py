@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core import State
+from engine.core import Action, State
 from engine.manila import data as D
 from engine.manila import scoring, view
 
@@ -155,9 +155,11 @@ class ManilaState(State):
         return paid
 
     # -- legal actions ---------------------------------------------------------
-    def _legal_actions(self) -> list[dict]:
+    def _legal_actions(self) -> list[Action]:
         seat = self.turn
+        assert seat is not None  # the base class asks only while a seat is on move
         phase = self.phase
+        acts: list[Action]
         if phase == "auction":
             acts = [{"type": "pass"}]
             top = self.capacity(seat)
@@ -198,9 +200,9 @@ class ManilaState(State):
         """What the harbour master pays for a share: its price, at least 5."""
         return max(D.MIN_SHARE_PRICE, D.PRICE_TRACK[self.prices[good]])
 
-    def _start_actions(self) -> list[dict]:
+    def _start_actions(self) -> list[Action]:
         a, b, c = self.loaded
-        acts = []
+        acts: list[Action] = []
         for pa in range(D.START_MAX + 1):
             for pb in range(D.START_MAX + 1):
                 pc = D.START_SUM - pa - pb
@@ -245,7 +247,7 @@ class ManilaState(State):
         targets = [
             g for g in self.loaded if self.position[g] == D.PIRATE_SPACE and not self.berth[g]
         ]
-        acts = [{"type": "stay"}]
+        acts: list[Action] = [{"type": "stay"}]
         free = [g for g in targets if self.free_seats(g)]
         acts += [{"type": "board", "good": g} for g in free]
         if self.options["pirate_variant"] and not free:
@@ -285,9 +287,10 @@ class ManilaState(State):
         return acts
 
     # -- applying actions ------------------------------------------------------
-    def _apply(self, action: dict) -> None:
+    def _apply(self, action: Action) -> None:
         kind = action["type"]
         seat = self.turn
+        assert seat is not None  # the base class applies only while a seat is on move
         if kind == "mortgage":
             self._mortgage(seat, action["good"])
             return  # the same decision goes on

@@ -5,7 +5,8 @@ Rules and rulings: `RULES.md` beside this file; house data: `data.py`.
 
 from __future__ import annotations
 
-from engine.core import Game
+from engine import schema
+from engine.core import Capabilities, Game
 from engine.meuterer.determinize import determinize
 from engine.meuterer.state import REPLAYS, MeutererState
 
@@ -18,6 +19,9 @@ GAME = Game(
     option_defaults={},
     replays=REPLAYS,
     determinizer=determinize,
+    # A round's table stays until the same move that sailed the ship clears it.
+    capabilities=Capabilities(spectate=True, pause_after="sail"),
+    schema=schema.loader(__name__),
 )
 
 __all__ = ["GAME", "MeutererState"]

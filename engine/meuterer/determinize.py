@@ -142,7 +142,10 @@ def _characters(state: MeutererState, view: dict) -> None:
     available = list(CHARACTERS)
     for k in state.choice_order:
         state.seen_available[k] = tuple(available)
-        available.remove(state.characters[k])
+        name = state.characters[k]
+        if name is None:
+            raise ValueError("a seat that chose a character holds none in the view")
+        available.remove(name)
     state.available = available
 
 
@@ -150,6 +153,8 @@ def _draw_characters(
     state: MeutererState, seat: int, offered: list | None, choosing: bool, mine: str | None
 ) -> None:
     order, rng = state.choice_order, state.rng
+    # A view that shows no offer (None) fails the check below as an empty one would.
+    offered = offered or []
     if seat in order:
         i = order.index(seat)
         before, after = order[:i], order[i + 1 :]

@@ -50,23 +50,29 @@ def mutiny_succeeds(captain_side: int, mutineer_side: int) -> bool:
 def role_scores(
     captain: int,
     characters: list[str | None],
-    pay: int,
-    captain_destination: int,
+    pay: int | None,
+    captain_destination: int | None,
     mutineer_destination: int | None,
     mutiny_won: bool,
 ) -> list[int]:
-    """Points each seat earns for its role this round (the captain may go negative)."""
+    """Points each seat earns for its role this round (the captain may go negative).
+
+    The destination of the side that won, and the pay when a boatswain is paid, are set.
+    """
     scores = [0] * len(characters)
     if mutiny_won:
         mutineer = seat_of(characters, "mutineer")
+        assert mutineer is not None and mutineer_destination is not None  # he won: both are set
         scores[mutineer] += ISLANDS[mutineer_destination].navigation
         cabin_boy = seat_of(characters, "cabin_boy")
         if cabin_boy is not None:
             scores[cabin_boy] += CABIN_BOY_POINTS
         return scores
+    assert captain_destination is not None  # he set it when he passed
     scores[captain] += ISLANDS[captain_destination].navigation
     boatswain = seat_of(characters, "boatswain")
     if boatswain is not None:
+        assert pay is not None  # he promised before the offer began
         scores[captain] -= pay
         scores[boatswain] += pay + BOATSWAIN_BONUS
     return scores

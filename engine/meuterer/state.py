@@ -7,6 +7,7 @@ rulings in `engine/meuterer/RULES.md`.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from engine.core import Action, State
 from engine.meuterer import scoring, view
@@ -85,7 +86,9 @@ class MeutererState(State):
         self.table: list[dict] = []
         # island -> per seat [good type or None, accepted cards]; the islands
         # active during the offer are the ones that score sales.
-        self.sales = {island: [[None, 0] for _ in range(n)] for island in self.active}
+        self.sales: dict[int, list[list[Any]]] = {
+            island: [[None, 0] for _ in range(n)] for island in self.active
+        }
         self.conflicts = [0] * n
         self.destination: int | None = None
         self.mutineer_destination: int | None = None
@@ -207,6 +210,7 @@ class MeutererState(State):
         if card == CONFLICT:
             self.conflicts[seat] += 1
         else:
+            assert island is not None  # a good is always played at an island
             slot = self.sales[island][seat]
             slot[0] = card
             slot[1] += 1
@@ -215,11 +219,11 @@ class MeutererState(State):
 
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True
-        self.reserved[seat] = len(self.hands[seat])
-        self.emit("pass", seat=seat, reserved=self.reserved[seat])
+        reserved = self.reserved[seat] = len(self.hands[seat])
+        self.emit("pass", seat=seat, reserved=reserved)
         if seat == self.captain:
             # Digest: the destination lies as many islands clockwise as he reserved.
-            self.destination = (self.ship + self.reserved[seat]) % len(ISLANDS)
+            self.destination = (self.ship + reserved) % len(ISLANDS)
             self.emit("destination", seat=seat, island=self.destination)
             self._next_offer_turn()
         else:
@@ -243,7 +247,9 @@ class MeutererState(State):
         if mutineer is None:
             self._end_round()
             return
-        self.mutineer_destination = (self.ship + self.reserved[mutineer]) % len(ISLANDS)
+        reserved = self.reserved[mutineer]
+        assert reserved is not None  # he chose a character, so he has passed
+        self.mutineer_destination = (self.ship + reserved) % len(ISLANDS)
         self.emit("mutineer_destination", seat=mutineer, island=self.mutineer_destination)
         involved = {"mutineer", "cabin_boy", "boatswain"}
         self.mutiny_queue = [
@@ -268,7 +274,8 @@ class MeutererState(State):
     # -- scoring, sailing, clean-up ------------------------------------------
     def _end_round(self) -> None:
         won = False
-        if scoring.seat_of(self.characters, "mutineer") is not None:
+        mutineer = scoring.seat_of(self.characters, "mutineer")
+        if mutineer is not None:
             captain_side, mutineer_side = scoring.mutiny_strengths(
                 self.captain, self.characters, self.conflicts
             )
@@ -293,8 +300,10 @@ class MeutererState(State):
             counts = [count for _, count in slots]
             self._add_scores(scoring.sale_scores(island, counts, merchant), f"island {island}")
         target = self.mutineer_destination if won else self.destination
+        assert target is not None  # a mutiny won has the mutineer's destination
         if won:
-            self.captain = scoring.seat_of(self.characters, "mutineer")
+            assert mutineer is not None
+            self.captain = mutineer
         # Digest: departure and arrival stay or become active, all others turn.
         departure, self.ship = self.ship, target
         self.active = sorted({departure, target})

@@ -32,12 +32,13 @@ def build(state: MeutererState, seat: int) -> dict:
     """The JSON view of `seat`: public table plus its own hand and character."""
     active = set(state.active)
     choosing = state.phase == "character" and state.turn == seat
+    seen = state.seen_available[seat]
     if choosing:
         offered = list(state.available)
-    elif state.seen_available[seat] is not None and state.version != "meuterer-1":
+    elif seen is not None and state.version != "meuterer-1":
         # Once chosen, the seat keeps what it was shown until the round ends
         # (meuterer-1 forgot it; its records rebuild that view).
-        offered = list(state.seen_available[seat])
+        offered = list(seen)
     else:
         offered = None
     return {
@@ -105,6 +106,7 @@ def _recast(variant: MeutererState, seat: int) -> None:
     if seat in order:
         mine = order.index(seat)
         seen = variant.seen_available[seat]
+        assert seen is not None  # a seat that chose saw what it chose from
         before, after = order[:mine], order[mine + 1 :]
         before_pool = [c for c in CHARACTERS if c not in seen]
         after_pool = [c for c in seen if c != variant.characters[seat]]
@@ -124,5 +126,7 @@ def _recast(variant: MeutererState, seat: int) -> None:
     available = list(CHARACTERS)
     for k in order:
         variant.seen_available[k] = tuple(available)
-        available.remove(variant.characters[k])
+        held = variant.characters[k]
+        assert held is not None  # every seat in the order of choice holds one
+        available.remove(held)
     variant.available = available

@@ -33,10 +33,6 @@ MAX_CHUNK = 500
 MAX_FILE_BYTES = 512 * 1024  # an uploaded file, gzipped or not (the browser gzips it)
 MAX_JSON_BYTES = 32 * 1024 * 1024  # the JSON inside, once unzipped
 MAX_ACTIONS = 100_000
-# The event after which a game's board shows a voyage (Manila: boats docked and
-# paid, prices risen) or a round (Meuterer: cards on the table, characters
-# revealed, the ship sailed) at its end; the same move then clears it.
-PAUSE_AFTER = {"manila": "prices", "meuterer": "sail"}
 # Keys of a view naming the seat on move: mid-move, nobody is.
 ON_MOVE = ("to_move", "current_player")
 
@@ -51,7 +47,7 @@ class Replay:
 
     record: dict
     final: State
-    # The steps whose move ends a voyage or round (see PAUSE_AFTER), in order; not
+    # The steps whose move ends a voyage or round (the game's `pause_after`), in order; not
     # the last move when the board it settled is the final one anyway.
     pauses: list[int] = field(default_factory=list)
 
@@ -77,13 +73,7 @@ class Replay:
         return [SPECTATOR, *seats] if self.spectator_allowed() else seats
 
     def spectator_allowed(self) -> bool:
-        if not self.finished:
-            return False
-        try:
-            self.final.spectate()
-        except NotImplementedError:
-            return False
-        return True
+        return self.finished and engine.get_game(self.game).capabilities.spectate
 
 
 # -- reading a file --------------------------------------------------------------
@@ -173,10 +163,9 @@ def load(record: Any, *, game: str | None = None) -> Replay:
 
 def _board(state: State, settling: bool = False) -> dict | None:
     """The all-seeing board, to compare two moments of a game; None where a game has none."""
-    try:
-        board = state.spectate()
-    except NotImplementedError:
+    if not engine.get_game(state.game_name).capabilities.spectate:
         return None
+    board = state.spectate()
     return _settling(board) if settling else board
 
 
@@ -186,13 +175,13 @@ def _settling(seen: dict) -> dict:
 
 
 def _watch(state: State, game: str, seen: Callable[[], None]) -> None:
-    """Call `seen()` right after `state` logs its game's PAUSE_AFTER event, mid-move.
+    """Call `seen()` right after `state` logs its game's `pause_after` event, mid-move.
 
     The engine logs but keeps no intermediate states; shadowing `emit` on this
     one instance (a state the replay owns) is how the viewer sees a board the
     same move goes on to clear. Nothing of the rules changes.
     """
-    kind = PAUSE_AFTER.get(game)
+    kind = engine.get_game(game).capabilities.pause_after
     if kind is None:
         return
     emit = state.emit

@@ -3,7 +3,10 @@
 Random legal play to the end for every supported player count, with checks at
 each decision: consistency, rejection of illegal actions without side effects,
 determinism, JSON views, replays, and that a seat's view hides what it may not
-know (resampling everything hidden from it leaves its view unchanged).
+know (resampling everything hidden from it leaves its view unchanged). Also:
+every view's common keys, and that what a game declares (`capabilities`) holds.
+The shapes of views and actions are checked against each game's schema in
+`test_schemas.py`.
 """
 
 from __future__ import annotations
@@ -325,3 +328,45 @@ def test_the_current_version_is_the_default_and_a_record_without_one_plays_it(na
     assert engine.replay(record).version == game.version
     with pytest.raises(AttributeError):
         state.setup_position(_version=game.replays[0] if game.replays else "x")
+
+
+# -- what a game declares ------------------------------------------------------------
+@pytest.mark.parametrize("name", engine.game_names())
+def test_declared_capabilities_are_what_the_states_do(name):
+    """The service reads `capabilities` instead of probing: each must hold."""
+    game = engine.get_game(name)
+    declared = game.capabilities
+    state = _play(name, game.min_players, 6, 6)
+    if declared.spectate:
+        assert state.spectate()["spectator"] is True
+    else:
+        with pytest.raises(NotImplementedError):
+            state.spectate()
+    if declared.pause_after is not None:
+        assert declared.pause_after in {event["event"] for event in state.log}
+    with pytest.raises(AttributeError):
+        declared.spectate = not declared.spectate
+    with pytest.raises(AttributeError):
+        game.capabilities = declared
+
+
+def _every_version():
+    for name in engine.game_names():
+        game = engine.get_game(name)
+        for version in (game.version, *game.replays):
+            yield pytest.param(name, version, id=f"{name}-{version}")
+
+
+@pytest.mark.parametrize(("name", "version"), list(_every_version()))
+def test_every_view_carries_the_common_keys(name, version):
+    """`game`, `seat` and `phase` in every view of every rules version, whatever the game."""
+    n = engine.get_game(name).max_players
+
+    def check(state, legal):
+        for seat in range(n):
+            view = state.view(seat)
+            assert view["game"] == name and view["seat"] == seat
+            assert isinstance(view["phase"], str) and view["phase"]
+
+    state = _play(name, n, 8, 8, every_step=check, version=version)
+    check(state, [])
