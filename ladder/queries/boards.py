@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
@@ -46,11 +47,14 @@ def _pages(total: int, page: int, per_page: int) -> dict:
 def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
     """Active versions of `game` by μ − 3σ, best first, one page of them."""
     where = and_(Rating.game == game, BotVersion.state == VersionState.ACTIVE)
-    total = session.scalar(
-        select(func.count())
-        .select_from(Rating)
-        .join(BotVersion, Rating.version_id == BotVersion.id)
-        .where(where)
+    total = (
+        session.scalar(
+            select(func.count())
+            .select_from(Rating)
+            .join(BotVersion, Rating.version_id == BotVersion.id)
+            .where(where)
+        )
+        or 0
     )
     rows = session.execute(
         select(Rating, BotVersion.number, Bot.id, Bot.name, User.username)
@@ -266,9 +270,10 @@ def _seat_rows(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
     for seat, number, b, name, owner in rows:
         change = None
         if seat.mu_after is not None and seat.mu_before is not None:
+            # A rated seat stores mu and sigma together, before and after.
             change = round(
-                ratings.conservative(seat.mu_after, seat.sigma_after)
-                - ratings.conservative(seat.mu_before, seat.sigma_before),
+                ratings.conservative(seat.mu_after, cast(float, seat.sigma_after))
+                - ratings.conservative(seat.mu_before, cast(float, seat.sigma_before)),
                 3,
             )
         by_match[seat.match_id].append(
@@ -325,7 +330,7 @@ def match_list(
             .where(BotVersion.bot_id == bot_id)
         )
         query = query.where(Match.id.in_(with_bot))
-    total = session.scalar(select(func.count()).select_from(query.subquery()))
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     ids = session.scalars(
         query.order_by(Match.id.desc()).limit(per_page).offset((page - 1) * per_page)
     ).all()

@@ -89,6 +89,9 @@ class _Chunks:
     def flush(self) -> None:
         pass
 
+    def close(self) -> None:
+        pass
+
     def take(self) -> bytes:
         data, self.parts = b"".join(self.parts), []
         return data

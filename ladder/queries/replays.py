@@ -181,14 +181,14 @@ def _watch(state: State, game: str, seen: Callable[[], None]) -> None:
     one instance (a state the replay owns) is how the viewer sees a board the
     same move goes on to clear. Nothing of the rules changes.
     """
-    kind = engine.get_game(game).capabilities.pause_after
-    if kind is None:
+    pause_after = engine.get_game(game).capabilities.pause_after
+    if pause_after is None:
         return
     emit = state.emit
 
-    def watched(event: str, **fields: Any) -> None:
-        emit(event, **fields)
-        if event == kind:
+    def watched(kind: str, **fields: Any) -> None:
+        emit(kind, **fields)
+        if kind == pause_after:
             seen()
 
     state.emit = watched  # type: ignore[method-assign]
@@ -269,7 +269,7 @@ def summary(replay: Replay) -> dict:
     """
     record = replay.record
     labels = record.get("seats")
-    if not _seat_list(labels, replay.players):
+    if labels is None or not _seat_list(labels, replay.players):
         labels = [f"seat {s}" for s in range(replay.players)]
     statuses = record.get("statuses")
     wall = timings(record, "decision_ms", replay.steps)
@@ -358,7 +358,7 @@ def frames(replay: Replay, perspective: str | int, start: int, count: int) -> di
     stop = min(start + count, replay.steps + 1)
 
     def seen() -> dict:
-        return state.spectate() if perspective == SPECTATOR else state.view(perspective)
+        return state.spectate() if isinstance(perspective, str) else state.view(perspective)
 
     pause: dict | None = None
     logged = 0

@@ -100,16 +100,17 @@ def workers_seen(redis_url: str) -> list[dict]:
     ]
 
 
-def _worker(name: str, value: bytes) -> dict:
+def _worker(name: str, value: bytes | str) -> dict:
     """A heartbeat: JSON {"at", "isolation"}, or a bare timestamp from older workers."""
-    text = value.decode(errors="replace")
+    text = value.decode(errors="replace") if isinstance(value, bytes) else value
     try:
         beat = json.loads(text)
     except ValueError:
         beat = None
     if not isinstance(beat, dict):
         beat = {"at": text}
-    isolation = beat.get("isolation") if isinstance(beat.get("isolation"), dict) else {}
+    found = beat.get("isolation")
+    isolation = found if isinstance(found, dict) else {}
     return {
         "name": name,
         "seen_at": beat.get("at"),
@@ -129,7 +130,9 @@ def isolation_warnings(workers: list[dict]) -> list[str]:
 
 def in_flight(session: Session) -> dict[str, dict[str, int]]:
     """Queued and running matches per game; every registered game is listed, even idle."""
-    counts = {name: dict.fromkeys(IN_FLIGHT, 0) for name in engine.game_names()}
+    counts: dict[str, dict[str, int]] = {
+        name: dict.fromkeys(IN_FLIGHT, 0) for name in engine.game_names()
+    }
     rows = session.execute(
         select(Match.game, Match.state, func.count(Match.id))
         .where(Match.state.in_(IN_FLIGHT))
@@ -166,10 +169,13 @@ def _count(n: int, noun: str) -> str:
 
 
 def finished_since(session: Session, since: datetime) -> int:
-    return session.scalar(
-        select(func.count(Match.id)).where(
-            Match.state == MatchState.FINISHED, Match.finished_at >= since
+    return (
+        session.scalar(
+            select(func.count(Match.id)).where(
+                Match.state == MatchState.FINISHED, Match.finished_at >= since
+            )
         )
+        or 0
     )
 
 

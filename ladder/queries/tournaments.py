@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
+from typing import cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -103,7 +104,7 @@ def result_of(match: Match) -> Result | None:
     if match.state == MatchState.FINISHED:
         seats = sorted(match.seats, key=lambda s: s.seat)
         return Result(
-            tuple(s.rank for s in seats),
+            tuple(cast(int, s.rank) for s in seats),  # a finished match ranks every seat
             tuple(s.score or 0.0 for s in seats),
             tuple(s.status or "ok" for s in seats),
         )
@@ -124,7 +125,7 @@ def tournament_of_match(session: Session, match_id: int) -> int | None:
 
 
 # -- reading --------------------------------------------------------------------------------
-def _labels(tournament: Tournament) -> dict[int, dict]:
+def _labels(tournament: Tournament) -> dict[Hashable, dict]:
     return {
         e.version_id: {
             "version_id": e.version_id,
@@ -194,14 +195,14 @@ def detail(session: Session, tournament: Tournament) -> dict:
         for table in planned.tables:
             matches = []
             for m in table.matches:
-                row = placed.get(m.key)
+                made = placed.get(m.key)
                 matches.append(
                     {
                         "rotation": m.rotation,
                         "seed": m.seed,
-                        "match_id": row.id if row else None,
-                        "state": str(row.state) if row else "unscheduled",
-                        "seats": [_seat(labels, v, row, i) for i, v in enumerate(m.seats)],
+                        "match_id": made.id if made else None,
+                        "state": str(made.state) if made else "unscheduled",
+                        "seats": [_seat(labels, v, made, i) for i, v in enumerate(m.seats)],
                     }
                 )
             tables.append({"table": table.number, "matches": matches})
@@ -217,7 +218,7 @@ def detail(session: Session, tournament: Tournament) -> dict:
     return info
 
 
-def _seat(labels: Mapping, version_id: int, match: Match | None, i: int) -> dict:
+def _seat(labels: Mapping, version_id: Hashable, match: Match | None, i: int) -> dict:
     seat = match.seats[i] if match is not None and match.state == MatchState.FINISHED else None
     return {
         **{k: labels[version_id][k] for k in ("bot", "bot_id", "version_id")},
@@ -309,9 +310,12 @@ def match_counts(session: Session, tournament_id: int) -> dict:
 
 def count_in_flight(session: Session) -> int:
     """Tournament matches queued or running (for the status page)."""
-    return session.scalar(
-        select(func.count())
-        .select_from(TournamentMatch)
-        .join(Match, TournamentMatch.match_id == Match.id)
-        .where(Match.state.in_((MatchState.QUEUED, MatchState.RUNNING)))
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(TournamentMatch)
+            .join(Match, TournamentMatch.match_id == Match.id)
+            .where(Match.state.in_((MatchState.QUEUED, MatchState.RUNNING)))
+        )
+        or 0
     )

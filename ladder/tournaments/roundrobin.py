@@ -143,7 +143,7 @@ def _circle(n: int, cycles: int) -> list[list[Seats]]:
     With odd n a phantom entrant makes the count even; its opponent sits out.
     """
     m = n + n % 2
-    rounds = []
+    rounds: list[list[Seats]] = []
     for _ in range(cycles):
         for r in range(m - 1):
             ring = [m - 1] + [(r + i) % (m - 1) for i in range(m - 1)]

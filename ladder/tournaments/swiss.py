@@ -167,7 +167,9 @@ def _add(a: tuple, b: tuple) -> tuple:
 
 def seeding_order(skills: Sequence[float | None], rng: random.Random) -> list[int]:
     """Rated entrants by skill (best first, ties by position), then the unrated shuffled."""
-    rated = sorted((i for i, s in enumerate(skills) if s is not None), key=lambda i: -skills[i])
+    rated = sorted(
+        (i for i, s in enumerate(skills) if s is not None), key=lambda i: -(skills[i] or 0.0)
+    )
     unrated = [i for i, s in enumerate(skills) if s is None]
     rng.shuffle(unrated)
     return rated + unrated

@@ -135,6 +135,12 @@ class Tournament:
     # --- settings, resolved --------------------------------------------------------------
 
     @property
+    def seats(self) -> int:
+        """Seats per table: `table_size` as resolved when the tournament was made."""
+        assert self.table_size is not None  # set by __post_init__
+        return self.table_size
+
+    @property
     def player_range(self) -> tuple[int, int]:
         game = engine.get_game(self.game)
         return game.min_players, game.max_players
@@ -145,7 +151,7 @@ class Tournament:
 
     def scoring_for(self, size: int) -> Points:
         """Points per rank at a table of `size`."""
-        if size == self.table_size and self.scoring is not None:
+        if size == self.seats and self.scoring is not None:
             return self.scoring
         return default_scoring(size)
 
@@ -160,20 +166,20 @@ class Tournament:
         """Points a Swiss bye scores."""
         if self.bye_points is not None:
             return Fraction(self.bye_points)
-        return mean_points(self.scoring_for(self.table_size)) * self.set_size(self.table_size)
+        return mean_points(self.scoring_for(self.seats)) * self.set_size(self.seats)
 
     @property
     def advancing(self) -> int:
-        return self.advance or elimination.default_advance(self.table_size)
+        return self.advance or elimination.default_advance(self.seats)
 
     @cached_property
     def length(self) -> int:
         """Round robin: tables per entrant; Swiss and elimination: rounds."""
         n = len(self.entrants)
         if self.format == "round-robin":
-            return self.rounds or roundrobin.default_length(n, self.table_size)
+            return self.rounds or roundrobin.default_length(n, self.seats)
         if self.format == "swiss":
-            return self.rounds or swiss.default_rounds(n, self.table_size)
+            return self.rounds or swiss.default_rounds(n, self.seats)
         return len(self.plan)
 
     @cached_property
@@ -188,16 +194,16 @@ class Tournament:
         """Elimination: the shape of every round (table sizes, byes)."""
         low, high = self.player_range
         return elimination.plan(
-            len(self.entrants), self.table_size, self.advancing, max(low, 2), min(high, 5)
+            len(self.entrants), self.seats, self.advancing, max(low, 2), min(high, 5)
         )
 
     def total_matches(self) -> int:
         """Matches in the whole tournament (known from the start for every format)."""
         if self.format == "round-robin":
-            return sum(len(tables) for tables in self._round_robin) * self.set_size(self.table_size)
+            return sum(len(tables) for tables in self._round_robin) * self.set_size(self.seats)
         if self.format == "swiss":
-            per_round = len(self.entrants) // self.table_size
-            return self.length * per_round * self.set_size(self.table_size)
+            per_round = len(self.entrants) // self.seats
+            return self.length * per_round * self.set_size(self.seats)
         return sum(self.set_size(s) for stage in self.plan for s in stage.sizes)
 
     # --- the schedule --------------------------------------------------------------------
@@ -208,12 +214,12 @@ class Tournament:
         if self.format == "round-robin":
             rounds = self._all_round_robin
         else:
-            rounds = []
-            while len(rounds) < self.round_count and all(
-                m.key in results for r in rounds for m in r.matches
+            known: list[Round] = []
+            while len(known) < self.round_count and all(
+                m.key in results for r in known for m in r.matches
             ):
-                rounds.append(self._known_round(rounds, results))
-            rounds = tuple(rounds)
+                known.append(self._known_round(known, results))
+            rounds = tuple(known)
         self._check_results(rounds, results)
         return rounds
 
@@ -230,7 +236,7 @@ class Tournament:
     @cached_property
     def _round_robin(self) -> list[list[tuple[int, ...]]]:
         """The round robin's rounds of seated tables, as entrant indices."""
-        n, size = len(self.entrants), self.table_size
+        n, size = len(self.entrants), self.seats
         slots = roundrobin.schedule(n, size, self.length)
         # The schedule depends on n, t and k alone; the seed draws who takes which slot.
         draw = list(range(n))
@@ -303,7 +309,7 @@ class Tournament:
         return counts
 
     def _swiss_tables(self, rounds, results) -> tuple[list[list[int]], list[int]]:
-        n, size = len(self.entrants), self.table_size
+        n, size = len(self.entrants), self.seats
         index = {e: i for i, e in enumerate(self.ids)}
         if not rounds:
             skills = [e.skill for e in self.entrants]
