@@ -58,7 +58,9 @@ def create_app(config: dict | None = None) -> Flask:
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
         # The client's address and scheme come from the proxies' X-Forwarded-* headers.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # as Flask's docs do
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
+        )
     app.after_request(_security_headers)
     db.init_app(app)
     csrf.init_app(app)

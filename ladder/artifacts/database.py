@@ -84,18 +84,18 @@ class DatabaseStore:
             .where(Blob.key == check_key(key))
             .execution_options(synchronize_session=False)
         )
-        return bool(done.rowcount)
+        return bool(done.rowcount)  # type: ignore[attr-defined]  # a DELETE's CursorResult
 
 
 def _upsert(dialect: str, row: dict):
     """INSERT that replaces an existing row: one statement, so two writers of one key
     (two uploads of the same file) never fail on the primary key."""
+    stmt: postgresql.Insert | sqlite.Insert
     if dialect == "postgresql":
-        insert = postgresql.insert
+        stmt = postgresql.insert(Blob).values(**row)
     elif dialect == "sqlite":
-        insert = sqlite.insert
+        stmt = sqlite.insert(Blob).values(**row)
     else:
         raise ValueError(f"the database artifact store does not support {dialect!r} yet")
-    stmt = insert(Blob).values(**row)
     changed = {name: stmt.excluded[name] for name in row if name != "key"}
     return stmt.on_conflict_do_update(index_elements=[Blob.key], set_=changed)

@@ -60,6 +60,8 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         )
 
     def beat(self) -> None:
+        if self.client is None:
+            return  # stopped: the timer entry may fire once more
         try:
             value = beat_value(self.isolation)
             self.client.set(broker.worker_key(self.name), value, ex=broker.WORKER_FORGET_S)

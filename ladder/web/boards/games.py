@@ -30,9 +30,10 @@ def rules_path(name: str) -> Path | None:
     """The game's RULES.md, beside its engine package, if there is one."""
     game = engine.get_game(name)
     module = sys.modules.get(game.factory.__module__)
-    if module is None or not getattr(module, "__file__", None):
+    where = getattr(module, "__file__", None)
+    if where is None:
         return None
-    here = Path(module.__file__).resolve().parent
+    here = Path(where).resolve().parent
     for folder in (here, here.parent):
         path = folder / "RULES.md"
         if path.is_file():
@@ -53,6 +54,7 @@ def example_turn(name: str) -> dict:
     game = engine.get_game(name)
     state = game.new_game(game.min_players, seed=1)
     seat = state.current_player()
+    assert seat is not None  # a new game has a seat on move
     legal = state.legal_actions()
     return {
         "seat": seat,
