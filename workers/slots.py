@@ -241,7 +241,7 @@ class Slot:
 
     # -- one bot --------------------------------------------------------------------
     def stage(self, source: BotSource) -> None:
-        """Give this slot's next bot its code (ValueError for an upload that cannot be staged)."""
+        """Give this slot's next bot its code (BadBotFile for an upload that cannot be staged)."""
         stage(source, self.bot_dir, self.uid)
 
     def spawn(self, limits: Limits, cpu: int | None = None) -> BotProcess:
