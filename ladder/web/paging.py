@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 from flask import request
 
-from ladder.services.errors import ServiceError
-from ladder.services.inputs import whole_number
+from ladder.errors import ServiceError
+from ladder.inputs import whole_number
 
 MAX_PAGE = 1_000_000
 MAX_PER_PAGE = 100  # the API's `per_page` ceiling

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ladder.models import MAX_ID
-from ladder.services.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
+from ladder.queries.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
 from ladder.web.api.schemas import binary, components, ref
 from ladder.web.paging import MAX_PAGE, MAX_PER_PAGE, default_per_page
 
