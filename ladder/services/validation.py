@@ -26,7 +26,7 @@ from ladder.services.infrastructure import (
     max_attempts,
     tries,
 )
-from workers import Job, JobSeat, Outcome, house_file, info
+from workers import BadBotFile, Job, JobSeat, Outcome, house_file, info
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +163,7 @@ def validate_version(
             if outcome.statuses[seat].faulted:
                 break
         ok, text = validation_log(results, len(planned))
-    except ValueError as exc:  # the stored file cannot be staged: the upload's fault
+    except BadBotFile as exc:  # the stored file cannot be staged: the upload's fault
         return _fail_validation(session, version_id, f"Validation failed: {exc}")
     except too_long:
         return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
