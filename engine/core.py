@@ -352,7 +352,7 @@ class Game:
     min_players: int
     max_players: int
     version: str
-    factory: Callable[[int, int, dict], State]
+    factory: Callable[..., State]  # (players, seed, options[, version=...])
     option_defaults: dict
     # Older engine versions whose records this one still replays: `new_game(...,
     # version=v)` starts a state that plays version v's rules (the game branches on
@@ -373,7 +373,7 @@ class Game:
         min_players: int,
         max_players: int,
         version: str,
-        factory: Callable[[int, int, dict], State],
+        factory: Callable[..., State],
         option_defaults: dict,
         replays: tuple[str, ...] = (),
         drawing: Callable[[], dict] | None = None,

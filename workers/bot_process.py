@@ -153,7 +153,7 @@ class BotProcess:
         self.last_cpu_ms = None
         line = self.read_line(timeout_s)
         elapsed = (time.perf_counter() - began) * 1000
-        if group:
+        if group and self._cpu_mark is not None:  # the mark was taken above
             mark, self._cpu_mark = self._cpu_mark, group.cpu_ns()
             self.last_cpu_ms = (self._cpu_mark - mark) / 1e6
         return line, elapsed
@@ -296,7 +296,7 @@ class BotProcess:
 
     def resume(self) -> None:
         """SIGCONT what `pause` stopped."""
-        if not self.paused:
+        if not self.paused or self.pid is None:  # (`pause` stops nothing without a pid)
             return
         self.paused = False
         if self._host.group is not None:

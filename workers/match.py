@@ -169,6 +169,7 @@ def _play(state, seats, limits, fallback) -> tuple[list, list]:
 def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
     """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault."""
     bot = seat.bot
+    assert bot is not None  # only a seat with a live bot is asked
     left = limits.match_ms - seat.used_ms
     allowed = min(limits.move_ms + seat.bank_ms, left)
     message = protocol.act(view, legal, int(allowed))

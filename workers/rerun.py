@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
-from engine.core import find_legal
+from engine.core import State, find_legal
 from workers import protocol
 from workers.bot_process import BotFault
 from workers.contract import SeatStatus
@@ -77,7 +77,7 @@ def recorded_fault(record: dict, seat: int) -> tuple[int, str, str | None] | Non
     return len(record["actions"]), statuses[seat], errors[seat]
 
 
-def seat_decisions(record: dict, seat: int, from_step: int = 0) -> Iterator[tuple[int, object]]:
+def seat_decisions(record: dict, seat: int, from_step: int = 0) -> Iterator[tuple[int, State]]:
     """(step, state before it) for each recorded decision of `seat` at or after `from_step`,
     driving the game with the recorded actions (checked like `engine.replay`)."""
     state = engine.replay_start(record)

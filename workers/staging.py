@@ -50,6 +50,8 @@ class BotSource:
         """This bot in the one seat shape of `workers.info`."""
         if self.owner is None:
             return info.local_seat(self.path if self.name is None else self.name)
+        if self.version is None:
+            raise TypeError(f"{self.label}: a bot with an owner has a version number")
         return info.seat(self.name or self.label, self.owner, self.version)
 
 
