@@ -97,7 +97,9 @@ def think_time(step_ms: float, k: int, matches: int, folder: Path) -> tuple[floa
     pairs: list[tuple[int, int]] = []
     limits = Limits(stderr_tail_kb=1024)
     for seed in range(matches):
-        out = run_match("manila", [str(bot), str(bot), "manila/random"], seed=seed, limits=limits)
+        out = run_match(
+            "manila", [str(bot), str(bot), "manila/random"], seed=seed, limits=limits
+        ).to_dict()
         sent = [
             tuple(map(int, m)) for m in re.findall(r"^SENT (\d+) (\d+)$", out["stderr"][0], re.M)
         ]
@@ -123,7 +125,7 @@ def dentries(folder: str, move_ms: int, workdir: Path) -> dict:
     bot = workdir / "dentry.py"
     bot.write_text(DENTRY_BOT.format(folder=folder, tag=os.urandom(6).hex()))
     seats = [str(bot), str(bot), "manila/random"]
-    out = run_match("manila", seats, seed=1, limits=Limits(stderr_tail_kb=1024))
+    out = run_match("manila", seats, seed=1, limits=Limits(stderr_tail_kb=1024)).to_dict()
     probes = [
         (int(a), int(b)) for a, b in re.findall(r"^PROBE (\d) (\d+)$", out["stderr"][1], re.M)
     ]

@@ -154,7 +154,7 @@ def bot_source(label: str, code: str) -> BotSource:
 
 def match_s(seed: int) -> float:
     began = time.perf_counter()
-    out = run_match("manila", ["manila/random"] * 4, seed=seed)
+    out = run_match("manila", ["manila/random"] * 4, seed=seed).to_dict()
     assert out["statuses"] == ["ok"] * 4, out["errors"]
     return time.perf_counter() - began
 

@@ -1,7 +1,13 @@
 """Errors a service raises, each with the HTTP status a view should answer."""
 
 
-class ServiceError(ValueError):
+class ServiceError(Exception):
+    """A request the service refuses; the message says why, for the person who asked.
+
+    Not a ValueError: an `except ValueError` meant for bad data (a bot file that
+    cannot be staged, a malformed outcome) must never swallow a refusal.
+    """
+
     status = 400
 
 

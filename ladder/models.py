@@ -25,9 +25,9 @@ from sqlalchemy import (
     false,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
-from workers import STATUSES
+from workers import SeatStatus
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -63,7 +63,8 @@ LIVE_VERSION_STATES = (VersionState.PENDING, VersionState.VALIDATING, VersionSta
 # it is the only kind a worker may still record or fail.
 IN_FLIGHT = (MatchState.QUEUED, MatchState.RUNNING)
 MAX_ID = 2**31 - 1  # ids are 32-bit integers in PostgreSQL
-SEAT_STATUSES = STATUSES  # defined once, by the runner that gives them
+# How a seat ended (MatchSeat.status): defined once, by the runner that gives them.
+SEAT_STATUSES = tuple(status.value for status in SeatStatus)
 
 
 def version_label(bot: str, number: int, owner: str | None = None) -> str:
@@ -374,7 +375,7 @@ class MatchSeat(Base):
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id", ondelete="CASCADE"))
-    status: Mapped[str | None] = mapped_column(String(12))
+    status: Mapped[str | None] = mapped_column(String(12))  # a SeatStatus, once played
     rank: Mapped[int | None] = mapped_column(Integer)
     score: Mapped[float | None] = mapped_column(Float)
     error: Mapped[str | None] = mapped_column(Text)
@@ -386,6 +387,11 @@ class MatchSeat(Base):
 
     match: Mapped[Match] = relationship(back_populates="seats")
     version: Mapped[BotVersion] = relationship()
+
+    @validates("status")
+    def _check_status(self, _key: str, status: str | None) -> SeatStatus | None:
+        """Only a status the runner gives (ValueError for another) is stored."""
+        return None if status is None else SeatStatus(status)
 
     def __repr__(self) -> str:
         return f"MatchSeat(match={self.match_id}, seat={self.seat}, v={self.version_id})"

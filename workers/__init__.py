@@ -3,6 +3,8 @@
 Plain Python, no Flask and no database. The names `ladder` needs are here;
 the modules behind them each do one job:
 
+- `contract`: what the ladder and the runner hand each other: `Job` (with its
+  `JobSeat`s) in, `Outcome` out, `SeatStatus`, and the errors that refuse them;
 - `match`: plays one match between sandboxed bots and returns its outcome;
 - `rerun`: runs one bot again on the views one seat had in a recorded match;
 - `info`: what a bot is told at its start (`setup(info)`), one shape in every mode;
@@ -21,19 +23,34 @@ the modules behind them each do one job:
 
 from workers.bot_cache import BotCache
 from workers.cgroups import isolation
+from workers.contract import (
+    BadBotFile,
+    BadJob,
+    BadOutcome,
+    Job,
+    JobSeat,
+    Outcome,
+    SeatStatus,
+)
 from workers.limits import Limits
-from workers.match import STATUSES, run_job, run_match
+from workers.match import run_job, run_match
 from workers.pool import close_pools
 from workers.rerun import rerun
 from workers.sandbox import SandboxUnavailable
 from workers.staging import BotSource, house_bots, house_file, resolve
 
 __all__ = [
-    "STATUSES",
+    "BadBotFile",
+    "BadJob",
+    "BadOutcome",
     "BotCache",
     "BotSource",
+    "Job",
+    "JobSeat",
     "Limits",
+    "Outcome",
     "SandboxUnavailable",
+    "SeatStatus",
     "close_pools",
     "house_bots",
     "house_file",

@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from workers.contract import BadBotFile
+
 KINDS = ("py", "zip")
 SHA256 = re.compile(r"[0-9a-f]{64}")
 ENTRY = re.compile(r"[0-9a-f]{64}\.(py|zip)")
@@ -51,13 +53,13 @@ class BotCache:
         """Lend the local file of the bot with this hash, fetching it on a miss; it stays
         (no eviction) until the block ends.
 
-        A ValueError if the hash or kind is malformed or the fetched bytes do not
+        BadBotFile if the hash or kind is malformed or the fetched bytes do not
         match; whatever `fetch` raises passes through (nothing is kept then).
         """
         if not SHA256.fullmatch(sha256 or ""):
-            raise ValueError(f"{sha256!r} is not a sha256 in hex")
+            raise BadBotFile(f"{sha256!r} is not a sha256 in hex")
         if kind not in KINDS:
-            raise ValueError(f"a bot file is .py or .zip, not {kind!r}")
+            raise BadBotFile(f"a bot file is .py or .zip, not {kind!r}")
         target = self.folder / f"{sha256}.{kind}"
         fd = _open_shared(target)
         if fd is None:
@@ -76,7 +78,7 @@ class BotCache:
             data = fetch()
             found = hashlib.sha256(data).hexdigest()
             if found != sha256:
-                raise ValueError(
+                raise BadBotFile(
                     f"the fetched bot file hashes to {found[:12]}…, not {sha256[:12]}…:"
                     " the stored copy is damaged"
                 )

@@ -17,6 +17,7 @@ import time
 from typing import Protocol
 
 from workers.cgroups import Group
+from workers.contract import SeatStatus
 from workers.limits import Limits
 from workers.procfs import process_group, send_signal
 
@@ -30,9 +31,9 @@ SWEEP_EVERY = 16  # pauses between full walks of a sandbox's process tree (~50 u
 class BotFault(Exception):
     """A bot broke a rule: `status` is its match status, the message says why."""
 
-    def __init__(self, status: str, reason: str) -> None:
+    def __init__(self, status: SeatStatus, reason: str) -> None:
         super().__init__(reason)
-        self.status = status
+        self.status = SeatStatus(status)
         self.reason = reason
 
 
@@ -112,12 +113,14 @@ class BotProcess:
                 return line
             scanned = len(self._out)
             if scanned > cap:
-                raise BotFault("invalid", f"a stdout line longer than {self.limits.line_kb} KiB")
+                raise BotFault(
+                    SeatStatus.INVALID, f"a stdout line longer than {self.limits.line_kb} KiB"
+                )
             remaining = deadline - time.monotonic()
             # Past the deadline, still look once: a reply already waiting counts.
             events = self._poll.poll(max(remaining, 0.0) * 1000)
             if not events and remaining <= 0:
-                raise BotFault("timeout", f"no reply within {timeout_s * 1000:.0f} ms")
+                raise BotFault(SeatStatus.TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
             for fd, _ in events:
                 if fd == self._err_fd:
                     self._read_stderr()
@@ -134,7 +137,7 @@ class BotProcess:
         so a seat that decides several times in a row is not stopped in between.
         """
         if self.pending_output():
-            raise BotFault("invalid", "wrote to stdout when it was not asked to")
+            raise BotFault(SeatStatus.INVALID, "wrote to stdout when it was not asked to")
         group = self._host.group
         if group and self._cpu_mark is None:
             self._cpu_mark = group.cpu_ns()
@@ -150,7 +153,7 @@ class BotProcess:
         self.last_cpu_ms = None
         line = self.read_line(timeout_s)
         elapsed = (time.perf_counter() - began) * 1000
-        if group:
+        if group and self._cpu_mark is not None:  # the mark was taken above
             mark, self._cpu_mark = self._cpu_mark, group.cpu_ns()
             self.last_cpu_ms = (self._cpu_mark - mark) / 1e6
         return line, elapsed
@@ -183,7 +186,9 @@ class BotProcess:
         if len(self._tail) > keep:
             del self._tail[:-keep]
         if self.stderr_total > self.limits.stderr_kb << 10:
-            raise BotFault("killed", f"wrote more than {self.limits.stderr_kb} KiB to stderr")
+            raise BotFault(
+                SeatStatus.KILLED, f"wrote more than {self.limits.stderr_kb} KiB to stderr"
+            )
 
     def stderr_tail(self) -> str:
         """The capped tail of what the bot wrote to stderr, for its owner."""
@@ -195,23 +200,29 @@ class BotProcess:
             self.returncode = self._host.wait_exit(1)
         code = self.returncode
         if code is None:
-            return BotFault("crash", "closed its output without exiting")
+            return BotFault(SeatStatus.CRASH, "closed its output without exiting")
         self._drain_stderr()
         signo = -code if code < 0 else 0
         group = self._host.group
         if signo == signal.SIGKILL and group and group.oom_kills() > self._oom_kills:
-            return BotFault("killed", f"memory limit ({self.limits.memory_mb} MiB) reached")
+            return BotFault(
+                SeatStatus.KILLED, f"memory limit ({self.limits.memory_mb} MiB) reached"
+            )
         if code == EXIT_MEMORY:
-            return BotFault("killed", f"memory limit ({self.limits.memory_mb} MiB) reached")
+            return BotFault(
+                SeatStatus.KILLED, f"memory limit ({self.limits.memory_mb} MiB) reached"
+            )
         if code == EXIT_FILE_LIMIT or signo == signal.SIGXFSZ:
-            return BotFault("killed", f"file size limit ({self.limits.file_mb} MiB) reached")
+            return BotFault(
+                SeatStatus.KILLED, f"file size limit ({self.limits.file_mb} MiB) reached"
+            )
         if signo == signal.SIGXCPU:
-            return BotFault("killed", f"CPU time limit ({self.limits.cpu_s} s) reached")
+            return BotFault(SeatStatus.KILLED, f"CPU time limit ({self.limits.cpu_s} s) reached")
         if code == EXIT_LOAD:
-            return BotFault("crash", "the bot could not be loaded (see stderr)")
+            return BotFault(SeatStatus.CRASH, "the bot could not be loaded (see stderr)")
         if signo:
-            return BotFault("crash", f"died from signal {signal.Signals(signo).name}")
-        return BotFault("crash", f"exited with code {code}")
+            return BotFault(SeatStatus.CRASH, f"died from signal {signal.Signals(signo).name}")
+        return BotFault(SeatStatus.CRASH, f"exited with code {code}")
 
     def _drain_stderr(self) -> None:
         while self._err_open:
@@ -285,7 +296,7 @@ class BotProcess:
 
     def resume(self) -> None:
         """SIGCONT what `pause` stopped."""
-        if not self.paused:
+        if not self.paused or self.pid is None:  # (`pause` stops nothing without a pid)
             return
         self.paused = False
         if self._host.group is not None:

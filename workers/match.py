@@ -1,17 +1,19 @@
 """Run one match between sandboxed bot processes and return its outcome.
 
-Plain Python (no Flask, no Celery): the ladder's worker task and `ladder play`
-both call `run_match`. A bot that faults is killed at once and its seat is
-played out by the fallback policy; the outcome records every seat's status.
+Plain Python (no Flask, no Celery): the ladder's worker task (`run_job`) and
+`ladder play` (`run_match`) both end here. A bot that faults is killed at once
+and its seat is played out by the fallback policy; the `Outcome` records every
+seat's status.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
 
 import engine
 from workers import protocol
 from workers.bot_process import BotFault, BotProcess
+from workers.contract import BadJob, Job, JobSeat, Outcome, SeatStatus
 from workers.cpus import one_cpu
 from workers.fallback import Fallback
 from workers.info import bot_seed, match_infos
@@ -20,13 +22,11 @@ from workers.pool import pool
 from workers.sandbox import runtime
 from workers.staging import BotSource, resolve
 
-STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
 
-
-def fault_ranks(engine_ranks: list[int], statuses: list[str]) -> list[int]:
+def fault_ranks(engine_ranks: Sequence[int], statuses: Sequence[str]) -> list[int]:
     """Ranks after the fault rule: ok seats keep their order among themselves
     (ties share); every faulted seat shares the rank just below the last ok seat."""
-    ok = [i for i, status in enumerate(statuses) if status == "ok"]
+    ok = [i for i, status in enumerate(statuses) if status == SeatStatus.OK]
     ranks = [len(ok) + 1] * len(statuses)
     for i in ok:
         ranks[i] = 1 + sum(1 for j in ok if engine_ranks[j] < engine_ranks[i])
@@ -39,7 +39,7 @@ class _Seat:
     def __init__(self, label: str) -> None:
         self.label = label
         self.bot: BotProcess | None = None
-        self.status = "ok"
+        self.status = SeatStatus.OK
         self.error: str | None = None
         self.bank_ms = 0.0
         self.used_ms = 0.0  # thinking time spent in the match so far
@@ -47,7 +47,7 @@ class _Seat:
 
     def fault(self, exc: BotFault) -> None:
         """Record the first fault and kill the process at once."""
-        if self.status == "ok":
+        if not self.status.faulted:
             self.status, self.error = exc.status, exc.reason
         self.close()
 
@@ -60,16 +60,17 @@ class _Seat:
 
 def run_match(
     game: str,
-    bots: list[str | BotSource],
+    bots: Sequence[str | BotSource],
     seed: int,
     options: dict | None = None,
     limits: Limits | None = None,
     unsafe: bool = False,
-) -> dict:
+) -> Outcome:
     """Play one match of `game` between `bots` (paths, house names or BotSources).
 
-    Raises ValueError for a bad game, player count, option or bot; SandboxUnavailable
-    when bwrap is missing and `unsafe` is not set. Bot misbehaviour never raises.
+    Raises ValueError for a bad game, player count, option or bot (BadBotFile for a bot
+    whose file cannot be staged); SandboxUnavailable when bwrap is missing and `unsafe`
+    is not set. Bot misbehaviour never raises.
     """
     limits = limits or Limits()
     sources = [b if isinstance(b, BotSource) else resolve(b) for b in bots]
@@ -98,17 +99,17 @@ def run_match(
     return _outcome(state, seats, timings, result, infos, limits)
 
 
-def run_job(job: dict, limits: Limits | None = None, unsafe: bool = False) -> dict:
-    """Play the match a ladder job describes (`game`, `seed`, `options`, and `seats`
-    as dicts with `seat`, `label` and `path`); the outcome of `run_match`."""
-    seats = sorted(job["seats"], key=lambda s: s["seat"])
-    if [s["seat"] for s in seats] != list(range(len(seats))):
-        raise ValueError(f"job seats must be 0..{len(seats) - 1}, not {[s['seat'] for s in seats]}")
-    bots = [
-        BotSource(s["label"], Path(s["path"]), s.get("name"), s.get("owner"), s.get("version"))
-        for s in seats
-    ]
-    return run_match(job["game"], bots, job["seed"], job.get("options"), limits, unsafe)
+def run_job(job: Job, limits: Limits | None = None, unsafe: bool = False) -> Outcome:
+    """Play the match a ladder job describes, every seat's code a file on this host
+    (BadJob for a seat that is still only a stored bot's key); as `run_match`."""
+    bots = [_source(seat) for seat in job.seats]
+    return run_match(job.game, bots, job.seed, dict(job.options), limits, unsafe)
+
+
+def _source(seat: JobSeat) -> BotSource:
+    if seat.path is None:
+        raise BadJob(f"seat {seat.seat} ({seat.label}) has no file on this host")
+    return BotSource(seat.label, seat.path, seat.name, seat.owner, seat.version)
 
 
 def _start(infos, seats, sources, slots, limits, cpu) -> None:
@@ -130,10 +131,10 @@ def _start(infos, seats, sources, slots, limits, cpu) -> None:
             protocol.ready(seat.bot.read_line(limits.init_ms / 1000))
             seat.bot.pause()
         except OSError as exc:
-            seat.fault(BotFault("crash", f"could not start: {exc}"))
+            seat.fault(BotFault(SeatStatus.CRASH, f"could not start: {exc}"))
         except BotFault as exc:
-            if exc.status == "timeout":
-                exc = BotFault("timeout", f"not ready within init_ms={limits.init_ms}")
+            if exc.status == SeatStatus.TIMEOUT:
+                exc = BotFault(SeatStatus.TIMEOUT, f"not ready within init_ms={limits.init_ms}")
             seat.fault(exc)
 
 
@@ -168,32 +169,37 @@ def _play(state, seats, limits, fallback) -> tuple[list, list]:
 def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
     """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault."""
     bot = seat.bot
+    assert bot is not None  # only a seat with a live bot is asked
     left = limits.match_ms - seat.used_ms
     allowed = min(limits.move_ms + seat.bank_ms, left)
     message = protocol.act(view, legal, int(allowed))
     try:
         raw, elapsed = bot.ask(message, allowed / 1000)
     except BotFault as exc:
-        if exc.status == "timeout" and allowed == left:
-            exc = BotFault("timeout", f"used its {limits.match_ms} ms of thinking for the match")
-        elif exc.status == "timeout":
-            exc = BotFault("timeout", f"no move within {allowed:.0f} ms (move time + bank)")
+        if exc.status == SeatStatus.TIMEOUT and allowed == left:
+            exc = BotFault(
+                SeatStatus.TIMEOUT, f"used its {limits.match_ms} ms of thinking for the match"
+            )
+        elif exc.status == SeatStatus.TIMEOUT:
+            exc = BotFault(
+                SeatStatus.TIMEOUT, f"no move within {allowed:.0f} ms (move time + bank)"
+            )
         raise exc from None
     seat.used_ms += elapsed
     # Time over the move limit is drawn from the bank; an empty bank is a timeout.
     seat.bank_ms -= max(0.0, elapsed - limits.move_ms)
     if seat.bank_ms < 0:
-        raise BotFault("timeout", f"time bank of {limits.bank_ms} ms used up")
+        raise BotFault(SeatStatus.TIMEOUT, f"time bank of {limits.bank_ms} ms used up")
     return protocol.action(raw, legal), elapsed
 
 
-def _outcome(state, seats, timings, result, infos, limits) -> dict:
+def _outcome(state, seats, timings, result, infos, limits) -> Outcome:
     statuses = [seat.status for seat in seats]
     ranks = fault_ranks(result["ranks"], statuses)
     errors = [seat.error for seat in seats]
     replay = state.record()
     replay.update(
-        statuses=statuses,
+        statuses=[status.value for status in statuses],
         ranks=ranks,
         errors=errors,
         decision_ms=timings[0],
@@ -204,7 +210,7 @@ def _outcome(state, seats, timings, result, infos, limits) -> dict:
         bot_limits=limits.as_dict(),  # all of them (info has the times only), likewise
     )
     rated, unrated_reason = True, None
-    if len(seats) > 1 and all(status != "ok" for status in statuses):
+    if len(seats) > 1 and all(status.faulted for status in statuses):
         # Nobody played the match: no standing to rate, and when every seat fails at
         # once the likeliest cause is the host (a stalled machine), not the bots.
         rated = False
@@ -212,17 +218,17 @@ def _outcome(state, seats, timings, result, infos, limits) -> dict:
             f"seat {i} {status} ({error})"
             for i, (status, error) in enumerate(zip(statuses, errors, strict=True))
         )
-    return {
-        "rated": rated,
-        "unrated_reason": unrated_reason,
-        "game": state.game_name,
-        "seed": state.seed,
-        "players": state.num_players,
-        "options": dict(state.options),
-        "statuses": statuses,
-        "scores": result["scores"],
-        "ranks": ranks,
-        "errors": errors,
-        "stderr": [seat.stderr for seat in seats],
-        "replay": replay,
-    }
+    return Outcome(
+        game=state.game_name,
+        seed=state.seed,
+        players=state.num_players,
+        options=dict(state.options),
+        statuses=tuple(statuses),
+        scores=tuple(result["scores"]),
+        ranks=tuple(ranks),
+        errors=tuple(errors),
+        stderr=tuple(seat.stderr for seat in seats),
+        replay=replay,
+        rated=rated,
+        unrated_reason=unrated_reason,
+    )

@@ -11,6 +11,7 @@ import re
 
 from engine.core import find_legal
 from workers.bot_process import BotFault
+from workers.contract import SeatStatus
 
 PROTOCOL = 1
 MAX_DEPTH = 32  # nesting a reply may have; actions are flat, a reply is three deep
@@ -84,13 +85,15 @@ def depth(raw: bytes) -> int:
 
 def _parse(raw: bytes, expected: str) -> dict:
     if depth(raw) > MAX_DEPTH:
-        raise BotFault("invalid", f"output nested deeper than {MAX_DEPTH} levels: {clip(raw)}")
+        raise BotFault(
+            SeatStatus.INVALID, f"output nested deeper than {MAX_DEPTH} levels: {clip(raw)}"
+        )
     try:
         message = json.loads(raw)
     except Exception:  # whatever decoding a bot's bytes raises is its fault
-        raise BotFault("invalid", f"unparsable output: {clip(raw)}") from None
+        raise BotFault(SeatStatus.INVALID, f"unparsable output: {clip(raw)}") from None
     if not isinstance(message, dict) or message.get("type") != expected:
-        raise BotFault("invalid", f"expected a {expected!r} message, got {clip(raw)}")
+        raise BotFault(SeatStatus.INVALID, f"expected a {expected!r} message, got {clip(raw)}")
     return message
 
 
@@ -110,11 +113,11 @@ def action(raw: bytes, legal: list[dict]) -> dict:
     message = _parse(raw, "action")
     chosen = message.get("action")
     if not isinstance(chosen, dict):
-        raise BotFault("invalid", f"an action must be a JSON object, got {clip(raw)}")
+        raise BotFault(SeatStatus.INVALID, f"an action must be a JSON object, got {clip(raw)}")
     index = find_legal(legal, chosen)
     if index is None:
         hint = " (values must have the legal action's types)" if chosen in legal else ""
-        raise BotFault("illegal", f"not a legal action{hint}: {clip(raw)}")
+        raise BotFault(SeatStatus.ILLEGAL, f"not a legal action{hint}: {clip(raw)}")
     return legal[index]
 
 

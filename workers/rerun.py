@@ -18,9 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
-from engine.core import find_legal
+from engine.core import State, find_legal
 from workers import protocol
 from workers.bot_process import BotFault
+from workers.contract import SeatStatus
 from workers.cpus import one_cpu
 from workers.info import record_infos
 from workers.limits import Limits
@@ -54,7 +55,7 @@ class Rerun:
     seat: int
     label: str
     steps: list[Step] = field(default_factory=list)
-    stopped: str = "end"  # "end", "divergence" or the fault status
+    stopped: str = "end"  # "end", "divergence" or the fault's SeatStatus
     stderr: str = ""
     recorded_fault: tuple[int, str, str | None] | None = None  # (step, status, reason)
 
@@ -66,7 +67,7 @@ class Rerun:
 def recorded_fault(record: dict, seat: int) -> tuple[int, str, str | None] | None:
     """Where the seat faulted in the record: its first fallback move (no decision time)."""
     statuses = record.get("statuses") or []
-    if seat >= len(statuses) or statuses[seat] == "ok":
+    if seat >= len(statuses) or statuses[seat] == SeatStatus.OK:
         return None
     times = record.get("decision_ms") or []
     errors = record.get("errors") or [None] * len(statuses)
@@ -76,7 +77,7 @@ def recorded_fault(record: dict, seat: int) -> tuple[int, str, str | None] | Non
     return len(record["actions"]), statuses[seat], errors[seat]
 
 
-def seat_decisions(record: dict, seat: int, from_step: int = 0) -> Iterator[tuple[int, object]]:
+def seat_decisions(record: dict, seat: int, from_step: int = 0) -> Iterator[tuple[int, State]]:
     """(step, state before it) for each recorded decision of `seat` at or after `from_step`,
     driving the game with the recorded actions (checked like `engine.replay`)."""
     state = engine.replay_start(record)
@@ -145,7 +146,7 @@ def rerun(
                 report.steps.append(Step(-1, {}, [], {}, fault=f"{exc.status}: {exc.reason}"))
                 return report
             except OSError as exc:
-                report.stopped = "crash"
+                report.stopped = SeatStatus.CRASH
                 report.steps.append(Step(-1, {}, [], {}, fault=f"crash: could not start: {exc}"))
                 return report
             player.bank_ms = float(limits.bank_ms)

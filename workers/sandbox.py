@@ -28,6 +28,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workers.limits import Limits
 from workers.runtime_files import visible
@@ -120,7 +121,7 @@ def _probe(bwrap: str, python: str, uid: int | None) -> str | None:
         bwrap, *_namespace_args(), *_capabilities(uid is not None or os.geteuid() != 0),
         *_runtime_binds(python), "--", python, "-S", "-c", "",
     ]  # fmt: skip
-    ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    ids: dict[str, Any] = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=10, **ids)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -219,6 +220,8 @@ def bwrap_command(
 ) -> list[str]:
     """The bwrap command line of one slot's sandbox, whose pid 1 is the zygote; `tree` is
     the slot's own runtime folders (None: bind the machine's own, shared between slots)."""
+    if rt.bwrap is None:
+        raise ValueError("an unsafe runtime has no bwrap, so no sandbox command line")
     return [
         rt.bwrap,
         *_namespace_args(),

@@ -23,6 +23,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import IO
 
 from workers import cgroups
 from workers.bot_process import BotProcess
@@ -137,7 +138,7 @@ class Slot:
         try:
             self.proc = subprocess.Popen(
                 command,
-                stdin=theirs,
+                stdin=theirs.fileno(),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 env=env,
@@ -172,8 +173,12 @@ class Slot:
             self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             return "its zygote did not answer"
-        text = self.proc.stderr.read().decode("utf-8", "replace").strip()
+        text = self._stderr().read().decode("utf-8", "replace").strip()
         return text or f"exit code {self.proc.returncode}"
+
+    def _stderr(self) -> IO[bytes]:
+        assert self.proc.stderr is not None  # started with stderr=PIPE
+        return self.proc.stderr
 
     def _release_uid(self) -> None:
         if self.uid is not None:
@@ -200,20 +205,20 @@ class Slot:
                 self.proc.kill()
                 self.proc.wait()
         with contextlib.suppress(OSError):
-            self.proc.stderr.close()
+            self._stderr().close()
         if self.group is not None:
             self.group.remove()
             self.group = None
 
     def own_pids(self) -> set[int]:
         """The sandbox's own processes (bwrap, the zygote): never a bot's."""
-        return {self.proc.pid, self.zygote} - {None}
+        return {pid for pid in (self.proc.pid, self.zygote) if pid is not None}
 
     def pids(self) -> set[int]:
         """The sandbox's own live processes (bwrap and the zygote), which outlive matches."""
         if self.broken or not self.running():
             return set()
-        return {self.proc.pid, self.zygote} - {None}
+        return {pid for pid in (self.proc.pid, self.zygote) if pid is not None}
 
     # -- the control socket ---------------------------------------------------------
     def _reply(self, timeout_s: float) -> str:
@@ -241,7 +246,7 @@ class Slot:
 
     # -- one bot --------------------------------------------------------------------
     def stage(self, source: BotSource) -> None:
-        """Give this slot's next bot its code (ValueError for an upload that cannot be staged)."""
+        """Give this slot's next bot its code (BadBotFile for an upload that cannot be staged)."""
         stage(source, self.bot_dir, self.uid)
 
     def spawn(self, limits: Limits, cpu: int | None = None) -> BotProcess:
@@ -264,6 +269,7 @@ class Slot:
 
     def _confine(self, limits: Limits, cpu: int | None) -> None:
         """The match's CPU (bots inherit the zygote's), and the group's caps for `limits`."""
+        assert self.zygote is not None  # `_launch` found it, or raised
         pin(self.zygote, cpu)
         if self.group is None:
             return
@@ -309,10 +315,13 @@ class Slot:
         """Our pid for the bot the zygote forked as `inner` (None if it is gone already)."""
         if self._rt.bwrap is None:
             return inner
-        for pid in children(self.zygote):
+        for pid in self._zygote_children():
             if inner_pid(pid) == inner:
                 return pid
         return None
+
+    def _zygote_children(self) -> list[int]:
+        return [] if self.zygote is None else children(self.zygote)
 
     def wait_exit(self, timeout_s: float) -> int | None:
         """The bot's exit code (negative: killed by that signal); None if it has not ended."""
@@ -339,7 +348,7 @@ class Slot:
         bare), so this finds everything a bot started. Stopping parents first
         means none can fork behind the walk.
         """
-        found, stack = [], children(self.zygote)
+        found, stack = [], self._zygote_children()
         while stack:
             pid = stack.pop()
             try:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import engine
 from workers import info
+from workers.contract import BadBotFile
 from workers.sandbox import SDK_NAME, ZYGOTE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +50,8 @@ class BotSource:
         """This bot in the one seat shape of `workers.info`."""
         if self.owner is None:
             return info.local_seat(self.path if self.name is None else self.name)
+        if self.version is None:
+            raise TypeError(f"{self.label}: a bot with an owner has a version number")
         return info.seat(self.name or self.label, self.owner, self.version)
 
 
@@ -97,18 +100,19 @@ def resolve(spec: str, house_owner: str = info.HOUSE_OWNER) -> BotSource:
 
 
 def extract_zip(archive: Path, dest: Path) -> None:
-    """Unpack an uploaded bot zip safely: no absolute or `..` paths, no links, bounded size."""
+    """Unpack an uploaded bot zip safely: no absolute or `..` paths, no links, bounded size
+    (BadBotFile otherwise)."""
     try:
         with zipfile.ZipFile(archive) as zf:
             entries = zf.infolist()
             if len(entries) > MAX_ZIP_FILES:
-                raise ValueError(f"{archive.name}: more than {MAX_ZIP_FILES} files")
+                raise BadBotFile(f"{archive.name}: more than {MAX_ZIP_FILES} files")
             if sum(e.file_size for e in entries) > MAX_ZIP_BYTES:
-                raise ValueError(f"{archive.name}: unpacks to more than {MAX_ZIP_BYTES >> 20} MiB")
+                raise BadBotFile(f"{archive.name}: unpacks to more than {MAX_ZIP_BYTES >> 20} MiB")
             for entry in entries:
                 parts = Path(entry.filename).parts
                 if entry.filename.startswith(("/", "\\")) or ".." in parts or not parts:
-                    raise ValueError(f"{archive.name}: unsafe path {entry.filename!r}")
+                    raise BadBotFile(f"{archive.name}: unsafe path {entry.filename!r}")
                 target = dest.joinpath(*parts)
                 if entry.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
@@ -117,9 +121,9 @@ def extract_zip(archive: Path, dest: Path) -> None:
                 with zf.open(entry) as src, open(target, "wb") as out:
                     shutil.copyfileobj(src, out)
     except zipfile.BadZipFile as exc:
-        raise ValueError(f"{archive.name} is not a valid zip: {exc}") from None
+        raise BadBotFile(f"{archive.name} is not a valid zip: {exc}") from None
     if not (dest / "bot.py").is_file():
-        raise ValueError(f"{archive.name} has no bot.py at its root")
+        raise BadBotFile(f"{archive.name} has no bot.py at its root")
 
 
 def install_sdk(sdk_dir: Path, numpy: str | None = None) -> None:
@@ -167,7 +171,7 @@ def _install(source: Path, target: Path) -> None:
 def stage(source: BotSource, dest: Path, uid: int | None) -> None:
     """Replace what `dest` holds with a private copy of `source`, readable by `uid` only.
 
-    ValueError for an upload that cannot be staged (a bad zip, no bot.py).
+    BadBotFile for an upload that cannot be staged (a bad zip, no bot.py).
     """
     empty(dest)
     if source.path.is_dir():

@@ -49,8 +49,9 @@ import signal
 import socket
 import struct
 import sys
+import types  # loaded already (by enum, through socket): no module more to start
 
-sdk = None  # the SDK module (tradewinds_sdk), imported by main() from /sdk
+sdk: types.ModuleType | None = None  # the SDK (tradewinds_sdk), imported by main() from /sdk
 
 # Standard modules many bots import, loaded once here so forked bots start warm.
 # A bot cannot shadow these names with modules of its own.
@@ -237,6 +238,8 @@ def run_bot(control: socket.socket, fds: list[int], request: tuple[str, ...]) ->
         first_to_go_when_memory_runs_out()
         os.chdir(cwd)
         confine()
+        if sdk is None:
+            raise RuntimeError("the SDK was not imported")
         code = sdk.main(["--rlimits", rlimits, bot])
     except BaseException as exc:  # report anything, then exit
         print(f"tradewinds zygote: the bot process failed to start: {exc!r}", file=sys.stderr)
@@ -295,7 +298,7 @@ def main() -> None:
     # The kernel drops bots' signals to pid 1 only where it has no handler; Python
     # handles SIGINT, so ignore it (the rest keep their default: dropped).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import tradewinds_sdk
+    import tradewinds_sdk  # type: ignore[import-not-found]  # only in the sandbox, at /sdk
 
     sdk = tradewinds_sdk
     path = os.path.join(os.path.dirname(tradewinds_sdk.__file__), FILTER_NAME)

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from workers import BotSource, Limits, close_pools, run_match
+from workers import BotSource, Limits, Outcome, SeatStatus, close_pools, run_match
 
 SHOWN_FAULTS = 5  # faults printed in full after the results; --logs keeps them all
 STDERR_LINES = 20  # lines of a faulted seat's stderr printed under it
@@ -51,7 +51,7 @@ class Plan:
         return list(self.bots[shift:] + self.bots[:shift])
 
 
-def _one(args: tuple) -> dict:
+def _one(args: tuple) -> Outcome:
     plan, k = args
     return run_match(
         plan.game, plan.seating(k), plan.seed + k, limits=plan.limits, unsafe=plan.unsafe
@@ -73,10 +73,11 @@ def _end_sandboxes_at_exit() -> None:
     multiprocessing.util.Finalize(None, close_pools, exitpriority=10)
 
 
-def json_line(outcome: dict) -> str:
+def json_line(outcome: Outcome) -> str:
     """The `--json` line of one match: the fixed keys, then each seat's `errors` and `stderr`."""
     keys = ("seed", "ranks", "scores", "statuses", "replay", "errors", "stderr")
-    return json.dumps({key: outcome[key] for key in keys}, separators=(",", ":"))
+    whole = outcome.to_dict()
+    return json.dumps({key: whole[key] for key in keys}, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Fault:
     seed: int
     seat: int
     label: str
-    status: str
+    status: SeatStatus
     reason: str | None
     stderr: str
 
@@ -95,20 +96,20 @@ class Fault:
         return f"seed {self.seed}, seat {self.seat} ({self.label}): {self.status}{because}"
 
 
-def faults(outcomes: list[dict]) -> list[Fault]:
+def faults(outcomes: list[Outcome]) -> list[Fault]:
     """Every faulted seat of every match, in seed and seat order."""
     found = []
     for outcome in outcomes:
-        for seat, status in enumerate(outcome["statuses"]):
-            if status != "ok":
+        for seat, status in enumerate(outcome.statuses):
+            if status.faulted:
                 found.append(
                     Fault(
-                        outcome["seed"],
+                        outcome.seed,
                         seat,
-                        outcome["replay"]["seats"][seat],
+                        outcome.labels[seat],
                         status,
-                        outcome["errors"][seat],
-                        outcome["stderr"][seat] or "",
+                        outcome.errors[seat],
+                        outcome.stderr[seat] or "",
                     )
                 )
     return found
@@ -142,32 +143,31 @@ def fault_report(found: list[Fault], shown: int = SHOWN_FAULTS, logs: Path | Non
     return "\n".join(parts)
 
 
-def save_logs(folder: Path, outcome: dict) -> None:
+def save_logs(folder: Path, outcome: Outcome) -> None:
     """Every seat's stderr (as kept: the tail past its cap) in `seed-S-seat-N.log`."""
     folder.mkdir(parents=True, exist_ok=True)
-    for seat, text in enumerate(outcome["stderr"]):
-        label = outcome["replay"]["seats"][seat]
-        status = outcome["statuses"][seat]
-        error = outcome["errors"][seat]
-        header = f"# seed {outcome['seed']}, seat {seat}: {label} — {status}"
+    for seat, text in enumerate(outcome.stderr):
+        label = outcome.labels[seat]
+        status = outcome.statuses[seat]
+        error = outcome.errors[seat]
+        header = f"# seed {outcome.seed}, seat {seat}: {label} — {status}"
         header += f" ({error})\n" if error else "\n"
-        path = folder / f"seed-{outcome['seed']}-seat-{seat}.log"
+        path = folder / f"seed-{outcome.seed}-seat-{seat}.log"
         path.write_text(header + (text or ""), encoding="utf-8")
 
 
-def tally(outcomes: list[dict]) -> dict[str, Tally]:
+def tally(outcomes: list[Outcome]) -> dict[str, Tally]:
     """Wins (rank 1, shared or not), rank and score sums and faults, per bot label."""
     totals: dict[str, Tally] = {}
     for outcome in outcomes:
-        labels = outcome["replay"]["seats"]
-        for seat, label in enumerate(labels):
+        for seat, label in enumerate(outcome.labels):
             t = totals.setdefault(label, Tally())
             t.games += 1
-            t.wins += outcome["ranks"][seat] == 1
-            t.rank_sum += outcome["ranks"][seat]
-            t.score_sum += outcome["scores"][seat]
-            status = outcome["statuses"][seat]
-            if status != "ok":
+            t.wins += outcome.ranks[seat] == 1
+            t.rank_sum += outcome.ranks[seat]
+            t.score_sum += outcome.scores[seat]
+            status = outcome.statuses[seat]
+            if status.faulted:
                 t.faults[status] = t.faults.get(status, 0) + 1
     return totals
 
@@ -189,12 +189,12 @@ def results_table(game: str, totals: dict[str, Tally]) -> Table:
     return table
 
 
-def save_replay(path: Path, outcome: dict, several: bool) -> None:
+def save_replay(path: Path, outcome: Outcome, several: bool) -> None:
     """One game: PATH is the replay file. Several: PATH is a directory of `seed-N.json`."""
     if several:
         path.mkdir(parents=True, exist_ok=True)
-        path = path / f"seed-{outcome['seed']}.json"
-    path.write_text(json.dumps(outcome["replay"], indent=1) + "\n", encoding="utf-8")
+        path = path / f"seed-{outcome.seed}.json"
+    path.write_text(json.dumps(outcome.replay, indent=1) + "\n", encoding="utf-8")
 
 
 def play(

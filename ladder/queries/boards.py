@@ -13,6 +13,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ladder.models import (
+    SEAT_STATUSES,
     Bot,
     BotVersion,
     Match,
@@ -24,6 +25,7 @@ from ladder.models import (
     VersionState,
 )
 from ladder.ranking import ratings
+from workers import SeatStatus
 
 HISTORY_POINTS = 500
 RECENT_MATCHES = 20
@@ -119,9 +121,6 @@ def version_summary(version: BotVersion, owner_view: bool) -> dict:
     return out
 
 
-SEAT_STATUSES = ("ok", "timeout", "crash", "invalid", "illegal", "killed")
-
-
 def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
     """Per version of these bots: finished matches by seat status, and the last fault
     (match, seat, status, reason), for the bot pages' version tables."""
@@ -140,7 +139,7 @@ def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
     last = (
         select(MatchSeat.version_id, func.max(MatchSeat.match_id).label("match_id"))
         .join(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status.not_in(("ok",)))
+        .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status != SeatStatus.OK)
         .group_by(MatchSeat.version_id)
         .subquery()
     )

@@ -31,6 +31,7 @@ from ladder.models import (
 )
 from ladder.tournaments.model import Entrant, Result
 from ladder.tournaments.tournament import Tournament as Core
+from workers import SeatStatus
 
 # A match that failed for good (not a bot's fault) counts as a tie of every seat,
 # so the tournament can go on; its page says why it failed.
@@ -106,7 +107,7 @@ def result_of(match: Match) -> Result | None:
         return Result(
             tuple(cast(int, s.rank) for s in seats),  # a finished match ranks every seat
             tuple(s.score or 0.0 for s in seats),
-            tuple(s.status or "ok" for s in seats),
+            tuple(s.status or SeatStatus.OK for s in seats),
         )
     if match.state == MatchState.FAILED:
         return Result((1,) * match.players, (FAILED_SCORE,) * match.players)

@@ -15,32 +15,33 @@ from sqlalchemy.orm import Session
 
 from ladder import artifacts
 from ladder.services.infrastructure import limits, unsafe
-from workers import BotCache, run_job
+from workers import BotCache, Job, Outcome, run_job
 
 
 @contextlib.contextmanager
-def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
+def local_files(session: Session, config: Mapping, job: Job) -> Iterator[Job]:
     """The job with each stored bot (a seat with a `key`) given a `path` on this host:
     its file in this host's bot cache, fetched from the artifact store on a miss and
     held (never evicted) until the block ends.
 
     A bot that plays thousands of matches is thus fetched once per worker host; a
-    missing artifact raises ArtifactMissing, bytes that do not hash right a ValueError.
+    missing artifact raises ArtifactMissing, bytes that do not hash right BadBotFile.
     """
     cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
     store = artifacts.store(config, session)
     with contextlib.ExitStack() as held:
         seats = []
-        for seat in job["seats"]:
-            if "key" in seat:
-                fetch = functools.partial(store.get, seat["key"])
-                path = held.enter_context(cache.hold(seat["sha256"], seat["kind"], fetch))
-                seat = {**seat, "path": str(path)}
+        for seat in job.seats:
+            if seat.key is not None:
+                fetch = functools.partial(store.get, seat.key)
+                path = held.enter_context(cache.hold(seat.sha256 or "", seat.kind or "", fetch))
+                seat = seat.located(path)
             seats.append(seat)
-        yield {**job, "seats": seats}
+        yield job.with_seats(seats)
 
 
-def run_here(session: Session, config: Mapping, job: dict) -> dict:
-    """Play `job` on this host with the ladder's limits, its stored bots staged first."""
+def run_here(session: Session, config: Mapping, job: Job) -> Outcome:
+    """Play `job` on this host with the ladder's limits, its stored bots staged first
+    (BadBotFile for one that cannot be)."""
     with local_files(session, config, job) as local:
         return run_job(local, limits(config), unsafe(config))

@@ -1,6 +1,6 @@
 """Matches: creating them, handing them to a worker, recording the outcome.
 
-`record_match` takes the agreed outcome dict of `workers.match.run_match`
+`record_match` takes the `workers.Outcome` of the match (or its dict form)
 and is idempotent: the first call claims the match with a compare-and-set
 on its state, so a second call (or a second worker) changes nothing.
 """
@@ -20,7 +20,6 @@ from ladder.broker import announce
 from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.models import (
     IN_FLIGHT,
-    SEAT_STATUSES,
     BotVersion,
     Match,
     MatchSeat,
@@ -34,6 +33,7 @@ from ladder.models import (
 from ladder.ranking import ratings
 from ladder.services import storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
+from workers import BadOutcome, Job, JobSeat, Outcome
 
 MAX_SEED = 2**31 - 1
 REASON_CHARS = 2000
@@ -223,7 +223,7 @@ def replay_bytes(session: Session, config: Mapping, match: Match) -> bytes:
         raise NotFound(f"the replay of match {match.id} is missing from the store") from None
 
 
-def match_job(session: Session, config: Mapping, match_id: int) -> dict:
+def match_job(session: Session, config: Mapping, match_id: int) -> Job:
     """What a worker needs to play a match: game, seed, options and each seat's code,
     named by artifact key and content hash (the worker fetches it through its cache)."""
     match = get_match(session, match_id)
@@ -231,27 +231,26 @@ def match_job(session: Session, config: Mapping, match_id: int) -> dict:
     for seat in match.seats:
         version = seat.version
         seats.append(
-            {
-                "seat": seat.seat,
-                "version_id": version.id,
-                "label": version.seat_label,
-                "kind": version.kind,
-                "sha256": version.sha256,
-                "key": version.file_key,
-                "name": version.bot.name,
-                "owner": version.bot.owner.username,
-                "version": version.number,
-            }
+            JobSeat(
+                seat=seat.seat,
+                label=version.seat_label,
+                name=version.bot.name,
+                owner=version.bot.owner.username,
+                version=version.number,
+                key=version.file_key,
+                sha256=version.sha256,
+                kind=version.kind,
+                version_id=version.id,
+            )
         )
-    return {
-        "match_id": match.id,
-        "game": match.game,
-        "seed": match.seed,
-        "players": match.players,
-        "options": dict(match.options or {}),
-        "ranked": match.ranked,
-        "seats": seats,
-    }
+    return Job(
+        game=match.game,
+        seed=match.seed,
+        seats=tuple(seats),
+        options=dict(match.options or {}),
+        match_id=match.id,
+        ranked=match.ranked,
+    )
 
 
 def start_match(session: Session, match_id: int) -> bool:
@@ -308,41 +307,22 @@ def fail_match(session: Session, match_id: int, reason: str) -> bool:
     return bool(failed)
 
 
-def check_outcome(match: Match, outcome: Mapping) -> None:
-    """Refuse an outcome that does not fit the match (a clear ValueError)."""
-    if not isinstance(outcome, Mapping):
-        raise ValueError("an outcome is a dict")
-    for key in ("game", "seed", "players", "statuses", "scores", "ranks", "replay"):
-        if key not in outcome:
-            raise ValueError(f"the outcome has no {key!r}")
-    if outcome["game"] != match.game or outcome["seed"] != match.seed:
-        raise ValueError(
-            f"the outcome is for {outcome['game']} seed {outcome['seed']},"
+def check_outcome(match: Match, outcome: Outcome | Mapping) -> Outcome:
+    """The outcome, typed, if it fits the match; BadOutcome (a ValueError) says why not.
+
+    An Outcome has checked itself when made; a dict (a stored or hand-made outcome)
+    is checked as it is made into one.
+    """
+    if not isinstance(outcome, Outcome):
+        outcome = Outcome.from_dict(outcome)
+    if outcome.game != match.game or outcome.seed != match.seed:
+        raise BadOutcome(
+            f"the outcome is for {outcome.game} seed {outcome.seed},"
             f" not {match.game} seed {match.seed}"
         )
-    n = match.players
-    if outcome["players"] != n:
-        raise ValueError(f"the outcome has {outcome['players']} players, the match {n}")
-    for key in ("statuses", "scores", "ranks", "errors", "stderr"):
-        value = outcome.get(key, [None] * n)
-        if not isinstance(value, list) or len(value) != n:
-            raise ValueError(f"the outcome's {key!r} is not a list of {n}")
-    statuses, ranks = outcome["statuses"], outcome["ranks"]
-    bad = [s for s in statuses if s not in SEAT_STATUSES]
-    if bad:
-        raise ValueError(f"unknown seat status {bad[0]!r}")
-    if any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= n for r in ranks):
-        raise ValueError(f"ranks are integers from 1 to {n}")
-    ok = [r for r, s in zip(ranks, statuses, strict=True) if s == "ok"]
-    faulted = [r for r, s in zip(ranks, statuses, strict=True) if s != "ok"]
-    if ok and faulted and max(ok) >= min(faulted):
-        raise ValueError("every faulted seat must rank below every ok seat")
-    if not isinstance(outcome["replay"], Mapping):
-        raise ValueError("the outcome's replay is not a dict")
-    if not isinstance(outcome.get("rated", True), bool):
-        raise ValueError("the outcome's 'rated' is not a bool")
-    if not isinstance(outcome.get("unrated_reason") or "", str):
-        raise ValueError("the outcome's 'unrated_reason' is not a string")
+    if outcome.players != match.players:
+        raise BadOutcome(f"the outcome has {outcome.players} players, the match {match.players}")
+    return outcome
 
 
 def _number(value) -> float | None:
@@ -351,10 +331,12 @@ def _number(value) -> float | None:
     return float(value)
 
 
-def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapping) -> Match:
+def record_match(
+    session: Session, config: Mapping, match_id: int, outcome: Outcome | Mapping
+) -> Match:
     """Store a finished match: seats, replay and (if ranked) new ratings.
 
-    An outcome with `"rated": False` (every seat faulted for one infrastructure-like
+    An outcome that is not `rated` (every seat faulted for one infrastructure-like
     reason, say) is kept, with its `unrated_reason`, but moves no rating.
     Recording a match that is already finished returns it unchanged.
     """
@@ -363,7 +345,7 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
         return match
     if match.state == MatchState.FAILED:
         raise Conflict(f"match {match_id} failed; it cannot be recorded")
-    check_outcome(match, outcome)
+    outcome = check_outcome(match, outcome)
     # Claim the match: the one transaction whose update hits the row records it.
     now = utcnow()
     claimed = session.execute(
@@ -376,24 +358,22 @@ def record_match(session: Session, config: Mapping, match_id: int, outcome: Mapp
         session.rollback()
         return get_match(session, match_id)
     session.refresh(match)
-    replay = outcome["replay"]
+    replay = outcome.replay
     # In this transaction (database store): the match is never recorded without it.
     match.replay_key = storage.save_replay(
         artifacts.store(config, session), match.game, match.id, replay
     )
     match.engine_version = replay.get("engine_version")
     match.started_at = match.started_at or now
-    errors = outcome.get("errors") or [None] * match.players
-    stderr = outcome.get("stderr") or [None] * match.players
     for seat in match.seats:
         i = seat.seat
-        seat.status = outcome["statuses"][i]
-        seat.rank = outcome["ranks"][i]
-        seat.score = _number(outcome["scores"][i])
-        seat.error = errors[i]
-        seat.stderr = stderr[i]
-    if outcome.get("rated", True) is False:
-        match.unrated_reason = (outcome.get("unrated_reason") or VOID)[:REASON_CHARS]
+        seat.status = outcome.statuses[i]
+        seat.rank = outcome.ranks[i]
+        seat.score = _number(outcome.scores[i])
+        seat.error = outcome.errors[i]
+        seat.stderr = outcome.stderr[i]
+    if not outcome.rated:
+        match.unrated_reason = (outcome.unrated_reason or VOID)[:REASON_CHARS]
     elif match.ranked:
         match.unrated_reason = _rate(session, config, match, now)
     triage.check(session, config, match)

@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ladder.errors import Conflict, NotFound
 from ladder.models import Match, MatchState
 from ladder.services import bot_files
 from ladder.services import matches as match_service
@@ -24,6 +25,7 @@ from ladder.services.infrastructure import (
     max_attempts,
     tries,
 )
+from workers import BadBotFile, BadOutcome
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,9 @@ def play_match(
         if release_match(session, config, match_id, describe(exc)) == MatchState.FAILED:
             return None
         raise
-    except ValueError as exc:  # a stored file that cannot be staged, or a bad outcome
+    except (BadBotFile, BadOutcome) as exc:  # a file that cannot be staged, a bad outcome
+        return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
+    except (NotFound, Conflict) as exc:  # the match went, or was failed, meanwhile
         return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
     except Exception as exc:  # a bug: playing it again would fail the same way
         log.exception("match could not be played", extra={"match_id": match_id})

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ladder.errors import Conflict, Forbidden, NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
+from workers import SeatStatus
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> li
     """(match id, status, error) of the version's last `count` counted ladder matches,
     newest first: finished, ranked, after its last resume, with some seat ok."""
     other = aliased(MatchSeat)
-    someone_ok = exists().where(and_(other.match_id == Match.id, other.status == "ok"))
+    someone_ok = exists().where(and_(other.match_id == Match.id, other.status == SeatStatus.OK))
     query = (
         select(Match.id, MatchSeat.status, MatchSeat.error)
         .join(MatchSeat, MatchSeat.match_id == Match.id)
@@ -60,12 +61,12 @@ def check(session: Session, config: Mapping, match: Match) -> list[int]:
     paused = []
     for seat in match.seats:
         version = seat.version
-        if seat.status in (None, "ok") or version.paused_at is not None:
+        if seat.status in (None, SeatStatus.OK) or version.paused_at is not None:
             continue
         if version.state != VersionState.ACTIVE:
             continue
         recent = recent_ladder_seats(session, version, count)
-        if len(recent) < count or any(status == "ok" for _, status, _ in recent):
+        if len(recent) < count or any(status == SeatStatus.OK for _, status, _ in recent):
             continue
         kinds = Counter(status for _, status, _ in recent)
         summary = ", ".join(f"{n} {status}" for status, n in kinds.most_common())

@@ -26,7 +26,7 @@ from ladder.services.infrastructure import (
     max_attempts,
     tries,
 )
-from workers import house_file, info
+from workers import BadBotFile, Job, JobSeat, Outcome, house_file, info
 
 log = logging.getLogger(__name__)
 
@@ -72,35 +72,36 @@ def validation_plan(game_name: str) -> list[tuple[int, int]]:
     return plan
 
 
-def validation_jobs(version: BotVersion, house: dict | None = None) -> list[tuple[int, dict]]:
+def validation_jobs(version: BotVersion, house: dict | None = None) -> list[tuple[int, Job]]:
     """(the new bot's seat, job) for each validation match, against house `random` bots
     seated as `house` (`house_seat`; by default the seeded house bot): a bot is told
     who sits where exactly as in a ladder match."""
     game = version.bot.game
-    house = {**(house or info.house_seat("random")), "path": str(house_file(game, "random"))}
+    house = house or info.house_seat("random")
+    house_path = house_file(game, "random")
     jobs = []
     for n, (players, mine) in enumerate(validation_plan(game)):
         seats = []
         for i in range(players):
             if i == mine:
                 seats.append(
-                    {
-                        "seat": i,
-                        "label": version.label,
-                        "kind": version.kind,
-                        "sha256": version.sha256,
-                        "key": version.file_key,
+                    JobSeat(
+                        seat=i,
+                        label=version.label,
+                        key=version.file_key,
+                        sha256=version.sha256,
+                        kind=version.kind,
+                        version_id=version.id,
                         **seat_info(version),
-                    }
+                    )
                 )
             else:
-                seats.append({"seat": i, "label": f"{game}/random", **house})
-        job = {"game": game, "seed": version.id * 10 + n, "options": {}, "seats": seats}
-        jobs.append((mine, job))
+                seats.append(JobSeat(seat=i, label=f"{game}/random", path=house_path, **house))
+        jobs.append((mine, Job(game, version.id * 10 + n, tuple(seats), {})))
     return jobs
 
 
-def validation_log(results: list[tuple[int, dict]], planned: int) -> tuple[bool, str]:
+def validation_log(results: list[tuple[int, Outcome]], planned: int) -> tuple[bool, str]:
     """Did the bot play every validation match cleanly, and the log its owner reads.
 
     `results` holds (the bot's seat, outcome) of the matches played, in order; the
@@ -108,20 +109,20 @@ def validation_log(results: list[tuple[int, dict]], planned: int) -> tuple[bool,
     """
     lines = []
     for n, (seat, outcome) in enumerate(results, start=1):
-        status = outcome["statuses"][seat]
+        status = outcome.statuses[seat]
         lines += [
-            f"Validation match {n} of {planned}: {outcome['game']}, {outcome['players']} players,"
-            f" seed {outcome['seed']}, your bot in seat {seat} against house random bots.",
-            f"Your bot: {status}, rank {outcome['ranks'][seat]}, score {outcome['scores'][seat]}.",
+            f"Validation match {n} of {planned}: {outcome.game}, {outcome.players} players,"
+            f" seed {outcome.seed}, your bot in seat {seat} against house random bots.",
+            f"Your bot: {status}, rank {outcome.ranks[seat]}, score {outcome.scores[seat]}.",
         ]
-        if outcome["errors"][seat]:
-            lines.append(f"Fault: {outcome['errors'][seat]}")
-        stderr = (outcome["stderr"][seat] or "").strip()
+        if outcome.errors[seat]:
+            lines.append(f"Fault: {outcome.errors[seat]}")
+        stderr = (outcome.stderr[seat] or "").strip()
         lines.append("Its stderr (tail):" if stderr else "It wrote nothing to stderr.")
         if stderr:
             lines.append(stderr)
         lines.append("")
-    ok = len(results) == planned and all(o["statuses"][seat] == "ok" for seat, o in results)
+    ok = len(results) == planned and all(not o.statuses[seat].faulted for seat, o in results)
     if not ok and len(results) < planned:
         lines.append(f"The other {planned - len(results)} validation match(es) were not played.")
     verdict = "passed: the bot is on the ladder" if ok else "failed"
@@ -159,10 +160,10 @@ def validate_version(
         for seat, job in planned:
             outcome = bot_files.run_here(session, config, job)
             results.append((seat, outcome))
-            if outcome["statuses"][seat] != "ok":
+            if outcome.statuses[seat].faulted:
                 break
         ok, text = validation_log(results, len(planned))
-    except ValueError as exc:  # the stored file cannot be staged: the upload's fault
+    except BadBotFile as exc:  # the stored file cannot be staged: the upload's fault
         return _fail_validation(session, version_id, f"Validation failed: {exc}")
     except too_long:
         return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")

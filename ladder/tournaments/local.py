@@ -113,7 +113,7 @@ def report(tournament: Tournament, found: Sequence[Entry], results: dict[MatchKe
                     "seed": match.seed,
                     "seats": [spec[label] for label in match.seats],
                     "ranks": list(result.ranks),
-                    "statuses": list(result.statuses),
+                    "statuses": [status.value for status in result.statuses],
                 }
             )
     return {

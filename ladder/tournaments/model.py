@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from dataclasses import dataclass
+
+from workers.contract import Outcome, SeatStatus
 
 FORMATS = ("round-robin", "swiss", "elimination")
 
@@ -132,12 +134,13 @@ class Result:
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
-    statuses: tuple[str, ...] | None = None
+    statuses: tuple[SeatStatus, ...] | None = None  # None: every seat ok
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
         object.__setattr__(self, "scores", tuple(self.scores))
-        statuses = ("ok",) * len(self.ranks) if self.statuses is None else tuple(self.statuses)
+        given = (SeatStatus.OK,) * len(self.ranks) if self.statuses is None else self.statuses
+        statuses = tuple(SeatStatus(status) for status in given)
         object.__setattr__(self, "statuses", statuses)
         n = len(self.ranks)
         if n < 1 or len(self.scores) != n or len(statuses) != n:
@@ -147,10 +150,10 @@ class Result:
                 raise ValueError(f"ranks are integers from 1 to {n}, not {rank!r}")
 
     @classmethod
-    def from_outcome(cls, outcome: Mapping) -> Result:
-        """The result of a `workers.run_match` outcome (or any mapping with the same keys)."""
-        return cls(tuple(outcome["ranks"]), tuple(outcome["scores"]), tuple(outcome["statuses"]))
+    def from_outcome(cls, outcome: Outcome) -> Result:
+        """The result of a `workers.run_match` outcome."""
+        return cls(outcome.ranks, outcome.scores, outcome.statuses)
 
     @property
     def faulted(self) -> tuple[bool, ...]:
-        return tuple(status != "ok" for status in self.statuses)
+        return tuple(status.faulted for status in self.statuses)

@@ -102,8 +102,9 @@ def tally(
             t.wins += result.ranks[seat] == 1
             t.rank_sum += result.ranks[seat]
             t.score_sum += result.scores[seat]
-            if result.statuses[seat] != "ok":
-                t.faults[result.statuses[seat]] += 1
+            status = result.statuses[seat]
+            if status.faulted:
+                t.faults[status] += 1
     for entrant in byes:
         totals[entrant].byes += 1
         totals[entrant].points += bye_points

@@ -37,7 +37,7 @@ def test_without_cgroups_bots_are_paused_by_signals_and_a_warning_says_so(no_cgr
     assert state["mode"] == "signals"
     assert "paused by signals only" in state["warning"]
     players = engine.get_game(game).min_players
-    out = run_match(game, [f"{game}/random"] * players, seed=4, limits=Limits())
+    out = run_match(game, [f"{game}/random"] * players, seed=4, limits=Limits()).to_dict()
     assert out["statuses"] == ["ok"] * players
     assert set(out["replay"]["decision_cpu_ms"]) == {None}
 
@@ -48,7 +48,7 @@ def test_with_cgroups_the_mode_is_named_and_cpu_time_is_measured(game):
 
     assert isolation() == {"mode": cgroups.tree().mode, "warning": None}
     players = engine.get_game(game).min_players
-    out = run_match(game, [f"{game}/random"] * players, seed=4)
+    out = run_match(game, [f"{game}/random"] * players, seed=4).to_dict()
     cpu = out["replay"]["decision_cpu_ms"]
     assert len(cpu) == len(out["replay"]["decision_ms"])
     assert all(ms is not None and ms >= 0 for ms in cpu)

@@ -67,7 +67,9 @@ def clean_host() -> None:
 
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory) -> dict:
-    out = run_match("manila", colluders(tmp_path_factory.mktemp("c")), seed=5, limits=LIMITS)
+    out = run_match(
+        "manila", colluders(tmp_path_factory.mktemp("c")), seed=5, limits=LIMITS
+    ).to_dict()
     assert out["statuses"] == ["ok", "ok", "ok"], out["errors"]
     return out
 
@@ -81,7 +83,9 @@ def bare(tmp_path_factory) -> dict:
     workers.pool.pool(BARE).close()  # a pool an earlier test made has the filter
     clean_host()
     try:
-        return run_match("manila", colluders(tmp_path_factory.mktemp("b")), seed=5, limits=LIMITS)
+        return run_match(
+            "manila", colluders(tmp_path_factory.mktemp("b")), seed=5, limits=LIMITS
+        ).to_dict()
     finally:
         patch.undo()
         workers.pool.pool(BARE).close()  # its slots have no filter: no later test may get one
@@ -122,7 +126,7 @@ def act(view, legal):
 def test_a_ctypes_callback_fails_with_a_hint_at_the_reason(tmp_path):
     bot = tmp_path / "callback.py"
     bot.write_text(CALLBACK_BOT)
-    out = run_match("manila", [str(bot), "manila/random", "manila/random"], seed=3)
+    out = run_match("manila", [str(bot), "manila/random", "manila/random"], seed=3).to_dict()
     assert out["statuses"] == ["killed", "ok", "ok"], out["errors"]
     assert "a ctypes callback needs executable memory" in out["stderr"][0]
     assert "CFUNCTYPE" in out["stderr"][0], "the traceback shows the bot's line"

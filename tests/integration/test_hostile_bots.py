@@ -27,7 +27,7 @@ def play(game: str, bot: str, others: list[str] | None = None, limits: Limits = 
     """Seat the hostile bot first among house random bots; check what must hold whatever it did."""
     players = engine.get_game(game).min_players
     others = others or [f"{game}/random"] * (players - 1)
-    out = run_match(game, [bot, *others], seed=11, limits=limits)
+    out = run_match(game, [bot, *others], seed=11, limits=limits).to_dict()
     assert out["replay"]["result"] is not None, "the match must be played to its end"
     assert out["statuses"][1:] == ["ok"] * (players - 1), out["errors"]
     rebuilt = engine.replay(out["replay"])

@@ -111,7 +111,7 @@ def exactly(a, b) -> bool:
 def test_deeply_nested_reply_is_the_bots_fault(game, hostile, when):
     bot = hostile("deep_nesting", WHEN=when)
     others = seats_of(game) - 1
-    out = run_match(game, [bot, *randoms(game, others)], seed=SEED, limits=FAST)
+    out = run_match(game, [bot, *randoms(game, others)], seed=SEED, limits=FAST).to_dict()
     assert out["statuses"] == ["invalid"] + ["ok"] * others, out["errors"]
     finished(out)
 
@@ -120,7 +120,7 @@ def test_deeply_nested_reply_is_the_bots_fault(game, hostile, when):
 def test_action_equal_but_of_other_types_is_illegal(game, hostile, mode):
     bot = hostile("float_action", MODE=mode)
     others = seats_of(game) - 1
-    out = run_match(game, [bot, *randoms(game, others)], seed=SEED, limits=FAST)
+    out = run_match(game, [bot, *randoms(game, others)], seed=SEED, limits=FAST).to_dict()
     assert reported(out["stderr"][0], "SENT"), "the bot found no int field to retype"
     assert out["statuses"] == ["illegal"] + ["ok"] * others, out["errors"]
     finished(out)
@@ -138,14 +138,16 @@ def test_action_equal_but_of_other_types_is_illegal(game, hostile, mode):
 
 def test_a_bot_hanging_in_setup_times_out_alone(game, hostile):
     others = seats_of(game) - 1
-    out = run_match(game, [hostile("slow_setup"), *randoms(game, others)], seed=SEED, limits=FAST)
+    out = run_match(
+        game, [hostile("slow_setup"), *randoms(game, others)], seed=SEED, limits=FAST
+    ).to_dict()
     assert out["statuses"] == ["timeout"] + ["ok"] * others, out["errors"]
     finished(out)
 
 
 def test_a_match_where_every_seat_faults_alike_is_not_rated(game, hostile):
     bot = hostile("slow_setup")
-    out = run_match(game, [bot] * seats_of(game), seed=SEED, limits=FAST)
+    out = run_match(game, [bot] * seats_of(game), seed=SEED, limits=FAST).to_dict()
     assert out["statuses"] == ["timeout"] * seats_of(game)
     finished(out)
     assert out.get("rated") is False, "a match nobody played must not be rated"
@@ -156,10 +158,10 @@ def test_a_match_where_every_seat_faults_alike_is_not_rated(game, hostile):
 def test_an_inode_flood_does_not_cost_the_next_match_in_the_slot(game, hostile):
     players = seats_of(game)
     # Every seat floods, so whichever slots the next match gets have been flooded.
-    first = run_match(game, [hostile("inode_flood")] * players, seed=SEED, limits=ROOMY)
+    first = run_match(game, [hostile("inode_flood")] * players, seed=SEED, limits=ROOMY).to_dict()
     finished(first)
     began = time.monotonic()
-    second = run_match(game, randoms(game, players), seed=SEED + 1, limits=FAST)
+    second = run_match(game, randoms(game, players), seed=SEED + 1, limits=FAST).to_dict()
     took = time.monotonic() - began
     assert second["statuses"] == ["ok"] * players, second["errors"]
     finished(second)
@@ -172,13 +174,13 @@ def test_an_inode_flood_does_not_cost_the_next_match_in_the_slot(game, hostile):
 def test_a_bot_cannot_poison_the_zygote_for_later_bots(game, hostile):
     players = seats_of(game)
     probe = hostile("probe_slot")
-    before = run_match(game, [probe] * players, seed=SEED, limits=FAST)
+    before = run_match(game, [probe] * players, seed=SEED, limits=FAST).to_dict()
     assert before["statuses"] == ["ok"] * players, before["errors"]
     baseline = probes(before["stderr"][0])
     # Every seat poisons its zygote, so every slot the next match gets was attacked.
-    poison = run_match(game, [hostile("poison_zygote")] * players, seed=SEED, limits=FAST)
+    poison = run_match(game, [hostile("poison_zygote")] * players, seed=SEED, limits=FAST).to_dict()
     finished(poison)
-    after = run_match(game, [probe] * players, seed=SEED + 1, limits=FAST)
+    after = run_match(game, [probe] * players, seed=SEED + 1, limits=FAST).to_dict()
     assert after["statuses"] == ["ok"] * players, (after["errors"], poison["stderr"])
     for stderr in after["stderr"]:
         found = probes(stderr)
@@ -191,9 +193,9 @@ def test_a_bot_cannot_poison_the_zygote_for_later_bots(game, hostile):
 
 def test_sysv_ipc_and_keys_do_not_outlive_their_bot(game, hostile):
     players = seats_of(game)
-    leave = run_match(game, [hostile("ipc_leftovers")] * players, seed=SEED, limits=FAST)
+    leave = run_match(game, [hostile("ipc_leftovers")] * players, seed=SEED, limits=FAST).to_dict()
     finished(leave)
-    after = run_match(game, [hostile("probe_slot")] * players, seed=SEED + 1, limits=FAST)
+    after = run_match(game, [hostile("probe_slot")] * players, seed=SEED + 1, limits=FAST).to_dict()
     assert after["statuses"] == ["ok"] * players, after["errors"]
     for stderr in after["stderr"]:
         found = probes(stderr)
@@ -230,8 +232,8 @@ def test_processes_that_leave_the_group_do_not_starve_opponents(game, hostile):
     """
     others = seats_of(game) - 1
     victim = hostile("victim_timer")
-    control = run_match(game, [f"{game}/random", *[victim] * others], seed=SEED)
-    out = run_match(game, [hostile("setsid_escape"), *[victim] * others], seed=SEED)
+    control = run_match(game, [f"{game}/random", *[victim] * others], seed=SEED).to_dict()
+    out = run_match(game, [hostile("setsid_escape"), *[victim] * others], seed=SEED).to_dict()
     assert out["statuses"] == ["ok"] * (others + 1), out["errors"]
     finished(out)
     stolen_ms, moves = (float(x) for x in reported(out["stderr"][0], "STOLEN")[-1].split())
@@ -256,7 +258,7 @@ def test_a_bot_cannot_widen_its_cpu_affinity(game, hostile):
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("needs a machine with two CPUs or more")
     others = seats_of(game) - 1
-    out = run_match(game, [hostile("widen_affinity"), *randoms(game, others)], seed=SEED)
+    out = run_match(game, [hostile("widen_affinity"), *randoms(game, others)], seed=SEED).to_dict()
     assert out["statuses"][1:] == ["ok"] * others, out["errors"]
     finished(out)
     found = reported(out["stderr"][0], "AFFINITY")
@@ -272,7 +274,7 @@ def test_a_bot_cannot_widen_its_cpu_affinity(game, hostile):
 
 def test_memfds_are_refused_so_no_memory_sits_outside_the_cap(game, hostile):
     others = seats_of(game) - 1
-    out = run_match(game, [hostile("memfd_hog"), *randoms(game, others)], seed=SEED)
+    out = run_match(game, [hostile("memfd_hog"), *randoms(game, others)], seed=SEED).to_dict()
     assert out["statuses"] == ["ok"] * (others + 1), (out["errors"], out["stderr"][0])
     assert "REFUSED at 0 MiB: [Errno 1] Operation not permitted" in out["stderr"][0]
     finished(out)
@@ -280,7 +282,7 @@ def test_memfds_are_refused_so_no_memory_sits_outside_the_cap(game, hostile):
 
 def test_an_inode_flood_in_tmp_is_capped(game, hostile):
     others = seats_of(game) - 1
-    out = run_match(game, [hostile("tmp_inodes"), *randoms(game, others)], seed=SEED)
+    out = run_match(game, [hostile("tmp_inodes"), *randoms(game, others)], seed=SEED).to_dict()
     assert out["statuses"][1:] == ["ok"] * others, out["errors"]
     finished(out)
     stderr = out["stderr"][0]
@@ -292,13 +294,13 @@ def test_an_inode_flood_in_tmp_is_capped(game, hostile):
 
 def test_sysv_shared_memory_is_capped_and_gone_after_the_match(game, hostile):
     players = seats_of(game)
-    out = run_match(game, [hostile("shm_hog"), *randoms(game, players - 1)], seed=SEED)
+    out = run_match(game, [hostile("shm_hog"), *randoms(game, players - 1)], seed=SEED).to_dict()
     assert out["statuses"][1:] == ["ok"] * (players - 1), out["errors"]
     assert out["statuses"][0] in ("ok", "killed"), out["errors"]
     finished(out)
     assert "SHM TOUCHED 768 MiB" not in out["stderr"][0], "the bot held 768 MiB of shm"
     # Whatever it made is gone: the next bots in these slots see no segment.
-    after = run_match(game, [hostile("probe_slot")] * players, seed=SEED + 1, limits=FAST)
+    after = run_match(game, [hostile("probe_slot")] * players, seed=SEED + 1, limits=FAST).to_dict()
     assert after["statuses"] == ["ok"] * players, after["errors"]
     for stderr in after["stderr"]:
         # Hidden (the sandbox covers /proc/sysvipc) only where making one was refused.
@@ -314,7 +316,7 @@ def test_mountinfo_shows_no_host_folder_names(game, hostile):
     limits = Limits(move_ms=300, bank_ms=700, init_ms=1000, stderr_tail_kb=64)
     out = run_match(
         game, [hostile("read_mountinfo"), *randoms(game, others)], seed=SEED, limits=limits
-    )
+    ).to_dict()
     assert out["statuses"] == ["ok"] * (others + 1), out["errors"]
     stderr = out["stderr"][0]
     assert "MOUNTINFO END" in stderr, stderr
@@ -335,7 +337,7 @@ def test_mountinfo_shows_no_host_folder_names(game, hostile):
 @needs_cgroups
 def test_replay_records_cpu_time_per_move(game, hostile):
     others = seats_of(game) - 1
-    out = run_match(game, [hostile("busy_mover"), *randoms(game, others)], seed=SEED)
+    out = run_match(game, [hostile("busy_mover"), *randoms(game, others)], seed=SEED).to_dict()
     assert out["statuses"] == ["ok"] * (others + 1), out["errors"]
     record = out["replay"]
     assert "decision_cpu_ms" in record, sorted(record)

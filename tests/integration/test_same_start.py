@@ -174,8 +174,8 @@ def test_a_bot_sees_the_same_start_in_every_mode(live, tmp_path, monkeypatch):
                                     "--table-size", "3", "--json"])  # fmt: skip
     assert cup.exit_code == 0, cup.output
     (outcome,) = outcomes
-    seat = outcome["replay"]["seats"].index(str(bot))
-    found["tournament run"] = dumps_in(outcome["stderr"][seat])[0]
+    seat = outcome.labels.index(str(bot))
+    found["tournament run"] = dumps_in(outcome.stderr[seat])[0]
     mine = ladder_record["seats"].index("alice/dumper v1")
     found["replay of a ladder match"] = replay_dump(tmp_path, ladder_record, mine)
     found["replay of ladder play"] = replay_dump(tmp_path, line["replay"], 0)

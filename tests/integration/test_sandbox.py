@@ -79,7 +79,7 @@ def test_a_bot_that_cannot_load_crashes_at_start_with_its_reason_in_stderr(tmp_p
     import engine
 
     players = engine.get_game(game).min_players
-    out = run_match(game, [str(broken)] + [f"{game}/random"] * (players - 1), seed=3)
+    out = run_match(game, [str(broken)] + [f"{game}/random"] * (players - 1), seed=3).to_dict()
     assert out["statuses"][0] == "crash"
     assert "could not be loaded" in out["errors"][0]
     assert "no_such_module_here" in out["stderr"][0]
@@ -94,7 +94,7 @@ def test_timeout_when_not_ready_within_init_ms(tmp_path, game):
     players = engine.get_game(game).min_players
     out = run_match(
         game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=Limits(init_ms=1000)
-    )
+    ).to_dict()
     assert out["statuses"][0] == "timeout"
     assert "init_ms=1000" in out["errors"][0]
 
@@ -116,7 +116,7 @@ def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys,
     players = engine.get_game(game).min_players
     with pytest.raises(SandboxUnavailable, match="refusing to run bots"):
         run_match(game, [f"{game}/random"] * players, seed=5)
-    out = run_match(game, [f"{game}/random"] * players, seed=5, unsafe=True)
+    out = run_match(game, [f"{game}/random"] * players, seed=5, unsafe=True).to_dict()
     assert out["statuses"] == ["ok"] * players
     assert "WITHOUT a sandbox" in capsys.readouterr().err
 
@@ -166,26 +166,26 @@ def test_a_zip_bot_imports_its_helpers_and_reads_its_data(game, tmp_path):
         zf.writestr("helper.py", "def index(table, n):\n    return table['pick'] % n\n")
         zf.writestr("data/pick.json", '{"pick": 0}')
     players = engine.get_game(game).min_players
-    out = run_match(game, [str(archive)] + [f"{game}/random"] * (players - 1), seed=6)
+    out = run_match(game, [str(archive)] + [f"{game}/random"] * (players - 1), seed=6).to_dict()
     assert out["statuses"] == ["ok"] * players, out["stderr"][0]
     assert out["replay"]["seats"][0] == str(archive)
 
 
 def test_run_job_plays_a_ladder_job_in_seat_order(game):
     import engine
+    from workers import Job, JobSeat
     from workers.match import run_job
     from workers.staging import house_file
 
     players = engine.get_game(game).min_players
     seats = [
-        {"seat": s, "label": f"bot{s}", "path": str(house_file(game, "random"))}
-        for s in reversed(range(players))
+        JobSeat(s, f"bot{s}", path=house_file(game, "random")) for s in reversed(range(players))
     ]
-    out = run_job({"game": game, "seed": 4, "options": {}, "seats": seats})
+    out = run_job(Job(game, 4, tuple(seats), {})).to_dict()
     assert out["replay"]["seats"] == [f"bot{s}" for s in range(players)]
     assert out["statuses"] == ["ok"] * players
     with pytest.raises(ValueError, match="job seats"):
-        run_job({"game": game, "seed": 4, "seats": seats[:-1]})  # seat 0 missing
+        run_job(Job(game, 4, tuple(seats[:-1])))  # seat 0 missing
 
 
 def test_a_bot_that_sleeps_through_every_move_runs_out_of_match_time(game, tmp_path):
@@ -198,7 +198,9 @@ def test_a_bot_that_sleeps_through_every_move_runs_out_of_match_time(game, tmp_p
     )
     players = engine.get_game(game).min_players
     limits = Limits(move_ms=200, bank_ms=200, match_ms=300)
-    out = run_match(game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=limits)
+    out = run_match(
+        game, [str(slow)] + [f"{game}/random"] * (players - 1), seed=3, limits=limits
+    ).to_dict()
     assert out["statuses"][0] == "timeout"
     assert "300 ms of thinking for the match" in out["errors"][0]
     mine = [ms for (seat, _), ms in zip(out["replay"]["actions"], out["replay"]["decision_ms"],

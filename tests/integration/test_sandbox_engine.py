@@ -190,7 +190,9 @@ def write(folder: Path, name: str, text: str) -> str:
 def play(game: str, bot: str, seed: int = 11, limits: Limits | None = None) -> dict:
     """Seat `bot` first among house random bots; the others' game must finish and replay."""
     players = engine.get_game(game).min_players
-    out = run_match(game, [bot] + [f"{game}/random"] * (players - 1), seed=seed, limits=limits)
+    out = run_match(
+        game, [bot] + [f"{game}/random"] * (players - 1), seed=seed, limits=limits
+    ).to_dict()
     assert out["statuses"][1:] == ["ok"] * (players - 1), out["errors"]
     assert engine.replay(out["replay"]).result()["scores"] == out["scores"]
     assert sandbox_processes() == [], "every process of the match is gone at its end"

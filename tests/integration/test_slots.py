@@ -89,7 +89,7 @@ def test_a_sandbox_that_died_is_replaced_at_the_next_start(hostile, game):
     for pid in pool_pids():  # every sandbox gone at once: the next match still plays
         os.kill(pid, signal.SIGKILL)
     players = engine.get_game(game).min_players
-    out = run_match(game, [f"{game}/random"] * players, seed=8)
+    out = run_match(game, [f"{game}/random"] * players, seed=8).to_dict()
     assert out["statuses"] == ["ok"] * players
     assert sandbox_processes() == []
 
@@ -105,7 +105,7 @@ def test_a_forked_process_gets_sandboxes_of_its_own(game):
     if child == 0:  # pragma: no cover - runs in the forked child
         code = 1
         try:
-            out = run_match(game, [f"{game}/random"] * players, seed=9)
+            out = run_match(game, [f"{game}/random"] * players, seed=9).to_dict()
             mine = pool_pids()
             code = 0 if out["statuses"] == ["ok"] * players and not mine & parents else 3
             close_pools()
@@ -143,7 +143,9 @@ def test_a_match_and_its_bots_share_one_cpu(hostile, game):
 
     players = engine.get_game(game).min_players
     allowed = os.sched_getaffinity(0)
-    out = run_match(game, [hostile("look_around")] + [f"{game}/random"] * (players - 1), seed=4)
+    out = run_match(
+        game, [hostile("look_around")] + [f"{game}/random"] * (players - 1), seed=4
+    ).to_dict()
     assert out["statuses"] == ["ok"] * players
     [cpus] = lines_with(out["stderr"][0], "CPUS ")
     assert len(json.loads(cpus)) == 1 and set(json.loads(cpus)) <= allowed

@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 from ladder.cli.play import Plan, fault_report, faults, json_line, save_logs, save_replay, tally
+from workers import Outcome
 from workers.limits import Limits
 from workers.staging import BotSource
 
 
-def outcome(seed: int, labels: list[str], ranks: list[int], statuses: list[str]) -> dict:
+def outcome(seed: int, labels: list[str], ranks: list[int], statuses: list[str]) -> Outcome:
     scores = [10 * (len(ranks) - r) for r in ranks]
-    return {
-        "seed": seed,
-        "ranks": ranks,
-        "scores": scores,
-        "statuses": statuses,
-        "replay": {"seats": labels, "seed": seed},
-        "errors": [None if s == "ok" else f"{s} reason" for s in statuses],
-        "stderr": ["secret"] * len(ranks),
-    }
+    return Outcome(
+        game="manila",
+        seed=seed,
+        players=len(ranks),
+        options={},
+        ranks=ranks,
+        scores=scores,
+        statuses=statuses,
+        replay={"seats": labels, "seed": seed},
+        errors=[None if s == "ok" else f"{s} reason" for s in statuses],
+        stderr=["secret"] * len(ranks),
+    )
 
 
 def test_tally_sums_per_bot_label():
@@ -41,10 +46,9 @@ def test_json_line_has_the_fixed_keys_then_errors_and_stderr_per_seat():
     assert line["stderr"] == ["secret", "secret"]
 
 
-def crashed(seed: int, stderr: str) -> dict:
+def crashed(seed: int, stderr: str) -> Outcome:
     match = outcome(seed, ["mine.py", "manila/random"], [2, 1], ["crash", "ok"])
-    match["stderr"] = [stderr, ""]
-    return match
+    return dataclasses.replace(match, stderr=[stderr, ""])
 
 
 def test_fault_report_names_seed_seat_bot_status_reason_and_the_traceback_tail():

@@ -16,6 +16,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy import inspect as sa_inspect
 
 from ladder.broker import announce
+from ladder.errors import NotFound
 from ladder.jobs.tasks import TOO_LONG_ERRORS
 from ladder.models import BotVersion, Match, Rating, RatingHistory, utcnow
 from ladder.services import (
@@ -30,6 +31,7 @@ from ladder.services import (
 )
 from ladder.services.accounts import set_staff
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
+from workers import BadBotFile
 
 
 @pytest.fixture
@@ -256,6 +258,39 @@ def test_a_validation_bug_fails_at_once_with_the_reason_for_its_owner(
     login(client, "owen")
     page = client.get(f"/bots/{done.bot_id}").get_data(as_text=True)
     assert "the validation match could not be run (TypeError:" in page
+
+
+def test_a_service_error_while_validating_is_not_blamed_on_the_upload(session, config, monkeypatch):
+    # A ServiceError was a ValueError, and `except ValueError` (meant for a file that
+    # cannot be staged) told the owner their upload was at fault.
+    version_id = pending_version(session, config)
+    runner_raising(monkeypatch, NotFound("no bot version 999"))
+    done = validation.validate_version(session, config, version_id)
+    assert (done.state, done.attempts) == ("failed", 1)
+    assert done.validation_log.startswith(
+        "Validation failed: the validation match could not be run (NotFound: no bot version 999)."
+    )
+    assert "most likely a fault of the ladder" in done.validation_log
+
+
+def test_a_file_that_cannot_be_staged_is_the_uploads_fault(session, config, monkeypatch):
+    version_id = pending_version(session, config)
+    runner_raising(monkeypatch, BadBotFile("bot.zip has no bot.py at its root"))
+    done = validation.validate_version(session, config, version_id)
+    assert (done.state, done.attempts) == ("failed", 1)
+    assert done.validation_log == "Validation failed: bot.zip has no bot.py at its root"
+
+
+def test_a_match_whose_file_cannot_be_staged_fails_without_a_retry(session, config, monkeypatch):
+    two_bots(session, config)
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(6))
+    runner_raising(monkeypatch, BadBotFile("bot.zip is not a valid zip: bad magic"))
+    assert playing.play_match(session, config, match_id) is None
+    match = fresh(session, Match, match_id)
+    assert (match.state, match.attempts) == ("failed", 1)
+    assert match.unrated_reason == (
+        "could not be played: BadBotFile: bot.zip is not a valid zip: bad magic"
+    )
 
 
 def test_a_validation_whose_worker_dies_each_time_fails_after_max_attempts(session, config):

@@ -236,14 +236,14 @@ def test_match_job_names_each_seats_code(session, config, three, alice):
         session, config, "toyrace", [v.id for v in three], ranked=True, seed=3
     )
     job = matches.match_job(session, config, match.id)
-    assert (job["game"], job["seed"], job["players"]) == ("toyrace", 3, 3)
-    assert [s["key"] for s in job["seats"]] == [v.file_key for v in three]
-    assert [s["sha256"] for s in job["seats"]] == [v.sha256 for v in three]
-    assert "path" not in job["seats"][0]  # no web host's disk: the worker fetches by key
+    assert (job.game, job.seed, job.players) == ("toyrace", 3, 3)
+    assert [s.key for s in job.seats] == [v.file_key for v in three]
+    assert [s.sha256 for s in job.seats] == [v.sha256 for v in three]
+    assert job.seats[0].path is None  # no web host's disk: the worker fetches by key
     with bot_files.local_files(session, config, job) as local:
-        assert [Path(s["path"]).read_bytes() for s in local["seats"]] == [BOT_SOURCE] * 3
-        assert {Path(s["path"]).parent for s in local["seats"]} == {Path(config["BOT_CACHE_DIR"])}
-    assert job["seats"][0]["label"] == "alice/alice-bot v1"
+        assert [Path(s.path).read_bytes() for s in local.seats] == [BOT_SOURCE] * 3
+        assert {Path(s.path).parent for s in local.seats} == {Path(config["BOT_CACHE_DIR"])}
+    assert job.seats[0].label == "alice/alice-bot v1"
     assert matches.start_match(session, match.id) is True
     assert matches.start_match(session, match.id) is False
 

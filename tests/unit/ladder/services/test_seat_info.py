@@ -9,12 +9,13 @@ from ladder.models import Bot, BotVersion, User
 from ladder.services import matches, validation
 from ladder.services.house import seed_house_bots
 from tests.unit.ladder.conftest import make_active_bot
+from workers import JobSeat
 
 WHO = ("name", "owner", "version")
 
 
-def who(seat: dict) -> dict:
-    return {key: seat[key] for key in WHO}
+def who(seat: JobSeat) -> dict:
+    return {key: getattr(seat, key) for key in WHO}
 
 
 def house_random(session, config, game="toyrace") -> BotVersion:
@@ -33,13 +34,13 @@ def test_validation_seats_the_house_random_bot_as_a_ladder_match_does(session, c
     house = house_random(session, config)
     seated = validation.house_seat(session, config, "toyrace", "random")
     assert seated == {"name": "random", "owner": config["HOUSE_USER"], "version": house.number}
-    players = len(validation.validation_jobs(mine)[0][1]["seats"])
+    players = len(validation.validation_jobs(mine)[0][1].seats)
     ladder = matches.create_match(
         session, quiet, "toyrace", [mine.id] + [house.id] * (players - 1), ranked=False
     )
-    on_ladder = [who(s) for s in matches.match_job(session, quiet, ladder.id)["seats"]]
+    on_ladder = [who(s) for s in matches.match_job(session, quiet, ladder.id).seats]
     for seat, job in validation.validation_jobs(mine, seated)[:1]:
-        in_validation = [who(s) for s in sorted(job["seats"], key=lambda s: s["seat"])]
+        in_validation = [who(s) for s in sorted(job.seats, key=lambda s: s.seat)]
         # The same seats, the new bot's moved to where validation puts it.
         expected = on_ladder[1:]
         expected.insert(seat, on_ladder[0])

@@ -18,6 +18,7 @@ from ladder.queries import candidates
 from ladder.services import matches, playing, scheduler, storage, sweep, validation
 from ladder.services.house import house_files, seed_house_bots
 from tests.unit.ladder.conftest import make_active_bot, make_user
+from workers import Outcome
 
 
 def three_owners(session, config):
@@ -197,16 +198,18 @@ def outcome(status="ok", error=None, stderr="", seat=0, players=3):
     errors[seat], stderrs[seat] = error, stderr
     ranks = [1] * players
     ranks[seat] = 1 if status == "ok" else players
-    return {
-        "game": "manila",
-        "players": players,
-        "seed": 9,
-        "statuses": statuses,
-        "ranks": ranks,
-        "scores": [40] * players,
-        "errors": errors,
-        "stderr": stderrs,
-    }
+    return Outcome(
+        game="manila",
+        players=players,
+        seed=9,
+        options={},
+        statuses=statuses,
+        ranks=ranks,
+        scores=[40] * players,
+        errors=errors,
+        stderr=stderrs,
+        replay={},
+    )
 
 
 def test_validation_log_for_a_passing_bot():
@@ -235,18 +238,18 @@ def test_validation_plays_the_smallest_and_largest_table_away_from_seat_0(sessio
     version = make_active_bot(session, config, alice, name="v", game="toyrace")
     jobs = validation.validation_jobs(version)
     game = engine.get_game("toyrace")
-    assert [(len(job["seats"]), seat) for seat, job in jobs] == [
+    assert [(len(job.seats), seat) for seat, job in jobs] == [
         (game.min_players, game.min_players - 1),
         (game.max_players, 1),
     ]
     for seat, job in jobs:
-        assert job["game"] == "toyrace"
-        mine = job["seats"][seat]
-        assert (mine["key"], mine["sha256"]) == (version.file_key, version.sha256)
-        assert (mine["name"], mine["owner"], mine["version"]) == ("v", "alice", version.number)
-        others = [s for s in job["seats"] if s["seat"] != seat]
-        assert all(Path(s["path"]).is_file() for s in others)  # house bots: the package
-    assert len({job["seed"] for _, job in jobs}) == 2
+        assert job.game == "toyrace"
+        mine = job.seats[seat]
+        assert (mine.key, mine.sha256) == (version.file_key, version.sha256)
+        assert (mine.name, mine.owner, mine.version) == ("v", "alice", version.number)
+        others = [s for s in job.seats if s.seat != seat]
+        assert all(Path(s.path).is_file() for s in others)  # house bots: the package
+    assert len({job.seed for _, job in jobs}) == 2
 
 
 @pytest.mark.parametrize(
