@@ -54,7 +54,8 @@ def app(tmp_path):
     redis = start_redis(tmp_path, port)
     url = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
     upgrade(url)
-    values = settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "t"})
+    values = settings.Settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "t"})
+    values = values.as_config()
     values.update(DATABASE_URL=url, REDIS_URL=f"redis://127.0.0.1:{port}/0", LADDER_IN_FLIGHT=1)
     try:
         yield create_app(values)

@@ -19,10 +19,11 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
 import engine
-from ladder import create_app, settings
+from ladder import create_app
 from ladder.cli import db as schema
-from ladder.extensions import make_engine
+from ladder.extensions import app_settings, make_engine, use_settings
 from ladder.services import accounts, bots
+from ladder.settings import Settings
 
 BOT_SOURCE = b"import random\n\n\ndef act(view, legal):\n    return random.choice(legal)\n"
 
@@ -133,7 +134,8 @@ def close_postgresql_connections():
 
 @pytest.fixture
 def config(tmp_path, database_url):
-    values = settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "test-secret"})
+    env = {"LADDER_VAR": str(tmp_path), "SECRET_KEY": "test-secret"}
+    values = Settings.from_env(env).as_config()
     values.update(
         {
             "TESTING": True,
@@ -162,6 +164,11 @@ def app(config):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def override_settings(app, **values):
+    """Change settings of a made app, as the same keys given to `create_app` would have."""
+    use_settings(app, app_settings(app).with_overrides(values))
 
 
 def make_user(session, name="alice", password="correct horse"):

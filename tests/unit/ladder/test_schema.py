@@ -74,7 +74,7 @@ def test_bad_integer_setting_is_named():
     import pytest
 
     with pytest.raises(ValueError, match="MAX_BOT_BYTES"):
-        settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
+        settings.Settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
 
 
 def test_dispatch_calls_the_hook_and_refuses_unknown_work():

@@ -216,12 +216,12 @@ def test_the_factory_follows_the_setting(session, tmp_path):
 
 def test_settings_default_under_var_and_refuse_an_unknown_store(tmp_path):
     env = {"LADDER_VAR": str(tmp_path), "SECRET_KEY": "k"}
-    values = settings.from_env(env)
+    values = settings.Settings.from_env(env).as_config()
     assert values["ARTIFACT_STORE"] == "database"
     assert values["ARTIFACT_DIR"] == str(tmp_path / "artifacts")
     assert values["BOT_CACHE_DIR"] == str(tmp_path / "bot-cache")
     assert values["BOT_CACHE_BYTES"] == 256 * 1024 * 1024
     with pytest.raises(ValueError, match="ARTIFACT_STORE must be 'database' or 'directory'"):
-        settings.from_env({**env, "ARTIFACT_STORE": "Database"})
+        settings.Settings.from_env({**env, "ARTIFACT_STORE": "Database"})
     with pytest.raises(ValueError, match="BOT_CACHE_BYTES"):
-        settings.from_env({**env, "BOT_CACHE_BYTES": "lots"})
+        settings.Settings.from_env({**env, "BOT_CACHE_BYTES": "lots"})

@@ -76,7 +76,8 @@ def site(tmp_path_factory, migrated_template):
     """One app and its data for every example of the module (built once: it is slow)."""
     tmp = tmp_path_factory.mktemp("fuzz")
     shutil.copy(migrated_template, tmp / "ladder.sqlite3")
-    config = ladder_settings.from_env({"LADDER_VAR": str(tmp), "SECRET_KEY": "fuzz"})
+    env = {"LADDER_VAR": str(tmp), "SECRET_KEY": "fuzz"}
+    config = ladder_settings.Settings.from_env(env).as_config()
     config.update(
         TESTING=True,
         WTF_CSRF_ENABLED=False,
