@@ -176,7 +176,7 @@ def seed(env: dict) -> tuple[str, str]:
     url = settings.database_url(env)
     upgrade(url)
     from ladder import create_app
-    from ladder.extensions import db
+    from ladder.extensions import app_settings, db
     from ladder.services.errors import ServiceError
     from ladder.services.house import seed_house_bots
 
@@ -196,7 +196,7 @@ def seed(env: dict) -> tuple[str, str]:
             seed_house_bots(db.session, app.config, password)
         except ServiceError as exc:  # the house name is held by another account
             raise click.ClickException(str(exc)) from None
-        name = app.config.get("HOUSE_USER", "demo")
+        name = app_settings(app).house_user
     return name, password
 
 
@@ -319,8 +319,7 @@ class _Watch:
         while self.step() and not ready():
             if time.monotonic() > deadline:
                 raise click.ClickException(
-                    f"the service did not come up within {timeout_s:.0f} s;"
-                    f" see {self.tail.folder}/"
+                    f"the service did not come up within {timeout_s:.0f} s; see {self.tail.folder}/"
                 )
             time.sleep(0.25)
 

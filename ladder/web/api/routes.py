@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 import engine
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID
 from ladder.services import (
     accounts,
@@ -66,7 +66,7 @@ def _unauthorized(exc: Unauthorized):
 
 
 def _paging() -> tuple[int, int]:
-    default = default_per_page(current_app.config)
+    default = default_per_page(app_settings())
     return page_arg(), int_arg("per_page", default, 1, MAX_PER_PAGE)
 
 
@@ -82,7 +82,7 @@ def _id_list(value) -> bool:
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(document(engine.game_names(), current_app.config))
+    return jsonify(document(engine.game_names(), app_settings()))
 
 
 @bp.get("/games")
@@ -159,7 +159,7 @@ def upload():
     upload = request.files.get("file")
     if upload is None:
         raise ServiceError("send the bot as a multipart form field 'file'")
-    limit = current_app.config["MAX_BOT_BYTES"]
+    limit = app_settings().max_bot_bytes
     data = upload.stream.read(limit + 1)
     # Too many bytes is a 413, as a body over MAX_CONTENT_LENGTH is (refused before the
     # view); neither counts as an upload try. What the bytes say is the service's (400).

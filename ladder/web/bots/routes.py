@@ -18,7 +18,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 import engine
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import Bot
 from ladder.services import bots, queries, tournaments, triage
 from ladder.services.errors import Forbidden, ServiceError
@@ -48,7 +48,7 @@ def upload():
             form.game.data, form.name.data = bot.game, bot.name
     status, headers = 200, {}
     if form.validate_on_submit():
-        data = _read_upload(form.file.data, current_app.config["MAX_BOT_BYTES"])
+        data = _read_upload(form.file.data, app_settings().max_bot_bytes)
         try:
             version = bots.upload_version(
                 db.session,

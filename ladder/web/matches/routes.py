@@ -17,7 +17,7 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import version_label
 from ladder.services import bots, matches, queries
 from ladder.services.errors import RateLimited, ServiceError
@@ -54,7 +54,7 @@ def match_list():
     if bot_arg and bot_id is None:
         abort(400, "bot must be a bot id")
     listing = queries.match_list(
-        db.session, page_arg(), current_app.config["PAGE_SIZE"], game=game, bot_id=bot_id
+        db.session, page_arg(), app_settings().page_size, game=game, bot_id=bot_id
     )
     return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
 
@@ -63,9 +63,7 @@ def match_list():
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
     detail = queries.match_detail(db.session, found)
-    table = queries.match_table(
-        db.session, found, detail["seats"], current_app.config.get("HOUSE_USER", "demo")
-    )
+    table = queries.match_table(db.session, found, detail["seats"], app_settings().house_user)
     # The stderr of a seat is shown to that bot's owner only.
     own_stderr = {}
     if current_user.is_authenticated:
