@@ -1,9 +1,13 @@
 """The Tradewinds ladder: `create_app`, the app factory.
 
-The layers, each a package: `web` (blueprints and the API), `services` (the
-business rules), `ranking` (ratings and matchmaking, pure), `jobs` (Celery
-tasks, leases, the one Redis module) and `cli` (the `ladder` command); beside
-them `models`, `settings` and `extensions`.
+The layers, each a package, top to bottom: `web` (blueprints and the API),
+`jobs` (the Celery app, its thin tasks, heartbeat and leases: the only layer that
+imports Celery) and `cli` (the `ladder` command); `services` (commands: they
+change state) and `queries` (what pages and the API read); `broker` (the Redis
+names and announcing work after a commit), `ranking` (ratings and matchmaking,
+pure), `tournaments` (schedules and standings, pure), `artifacts`, `models`,
+`errors`; and below them all `workers` and `engine`. Beside them `settings` and
+`extensions`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder.extensions import app_settings, csrf, db, login_manager, use_settings
-from ladder.jobs import broker
 from ladder.settings import KEYS, Settings
 
 # Scripts and styles only from the site's own files, never inline (scripts set
@@ -68,7 +71,6 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         )
     app.after_request(_security_headers)
     db.init_app(app)
-    broker.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "accounts.login"

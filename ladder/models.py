@@ -338,6 +338,10 @@ class Match(Base):
     ranked: Mapped[bool] = mapped_column(Boolean, default=True)
     state: Mapped[str] = mapped_column(String(12), default=MatchState.QUEUED)
     requested_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # The broker queue it was sent to (`broker.announce.QUEUES`): the sweep sends it back there.
+    queue: Mapped[str] = mapped_column(
+        String(20), default="celery", server_default=text("'celery'")
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
@@ -485,3 +489,13 @@ class TournamentMatch(Base):
             f"TournamentMatch(t={self.tournament_id}, {self.round}.{self.table_no}"
             f".{self.rotation}, match={self.match_id})"
         )
+
+
+def valid_id(value) -> bool:
+    """A possible row id (anything else cannot exist, and must not reach the database)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
+
+
+def active_version(bot: Bot) -> BotVersion | None:
+    """The bot's active version, if it has one."""
+    return next((v for v in bot.versions if v.state == VersionState.ACTIVE), None)

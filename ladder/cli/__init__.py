@@ -102,8 +102,8 @@ def beat() -> None:
 def house() -> None:
     """Create the demo account and its house bots (after `ladder db upgrade`)."""
     from ladder import create_app
+    from ladder.errors import ServiceError
     from ladder.extensions import db as database
-    from ladder.services.errors import ServiceError
     from ladder.services.house import seed_house_bots
 
     app = create_app()

@@ -25,9 +25,9 @@ from pathlib import Path
 import click
 
 from ladder import settings
+from ladder.broker.announce import QUEUES
 from ladder.cli.console import LogTail, status_line
 from ladder.cli.db import upgrade
-from ladder.jobs.celery_app import QUEUES
 
 STOP_WAIT_S = 15
 
@@ -176,8 +176,8 @@ def seed(env: dict) -> tuple[str, str]:
     url = settings.database_url(env)
     upgrade(url)
     from ladder import create_app
+    from ladder.errors import ServiceError
     from ladder.extensions import app_settings, db
-    from ladder.services.errors import ServiceError
     from ladder.services.house import seed_house_bots
 
     var = Path(env.get("LADDER_VAR", settings.VAR))

@@ -58,7 +58,7 @@ def collusion(game: str, alpha: float, as_json: bool) -> None:
     from ladder import create_app
     from ladder.cli.options import check_game
     from ladder.extensions import db
-    from ladder.services import collusion as check
+    from ladder.queries import collusion as check
 
     check_game(game)
     app = create_app()

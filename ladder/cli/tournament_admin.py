@@ -15,14 +15,15 @@ import click
 from sqlalchemy import select
 
 from ladder.cli.tournament import tournament
+from ladder.queries import tournaments as tournament_queries
 from ladder.tournaments.model import FORMATS
 
 
 def _in_app(work: Callable):
     """Run `work(session, config)` inside the app, service errors as clean CLI errors."""
     from ladder import create_app
+    from ladder.errors import ServiceError
     from ladder.extensions import db
-    from ladder.services.errors import ServiceError
 
     app = create_app()
     with app.app_context():
@@ -121,10 +122,9 @@ def cancel(tournament_id: int, by: str):
 @click.option("--json", "as_json", is_flag=True, help="one JSON object: state, standings, counts")
 def status(tournament_id: int, as_json: bool):
     """A tournament's state, standings and match counts."""
-    from ladder.services import tournaments
 
     def work(s, _c):
-        info = tournaments.detail(s, tournaments.get_tournament(s, tournament_id))
+        info = tournament_queries.detail(s, tournament_queries.get_tournament(s, tournament_id))
         return {k: v for k, v in info.items() if k not in ("schedule", "bracket", "entrant_list")}
 
     info = _in_app(work)

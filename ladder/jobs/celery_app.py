@@ -2,15 +2,30 @@
 
 Every task runs inside the app's context, so it reaches the database and the
 settings the same way a view does. The web process uses the same Celery app
-only to send tasks: `DISPATCH` turns the services' `notify` into a queued task.
+only to send tasks: it gives the app's sessions a sender, which turns what the
+services announce (`ladder.broker.announce`, after their commit) into a queued
+task. It also binds the app's long-lived Redis client (`client()`), closed when
+a worker process stops.
 """
 
 from __future__ import annotations
 
-from celery import Celery, Task
-from flask import Flask
+from collections.abc import Mapping
 
-from ladder.jobs import broker
+from celery import Celery, Task
+from celery.signals import worker_process_shutdown
+from flask import Flask, current_app
+
+from ladder.broker import store
+from ladder.broker.announce import (
+    CHALLENGE_QUEUE,
+    DEFAULT_QUEUE,
+    QUEUES,
+    SENDER,
+    TOURNAMENT_QUEUE,
+)
+
+__all__ = ["QUEUES", "TASKS", "celery_init_app", "celery_settings", "client"]
 
 # The kind of work a service announces -> the task that does it.
 TASKS = {
@@ -19,15 +34,23 @@ TASKS = {
     "tournament": "ladder.play_tournament_match",
     "challenge": "ladder.play_challenge_match",
 }
-# Tournament matches have a queue of their own, so a busy ladder cannot starve a
-# running tournament; so do challenges, so a flood of them cannot starve the ladder
-# or a tournament. `ladder worker` consumes every queue (see cli.processes), taking
-# from each in turn: Redis's round-robin moves the queue it just took from to the
-# back, so each queue with waiting work gets an equal share of the workers.
-DEFAULT_QUEUE = "celery"
-TOURNAMENT_QUEUE = "tournaments"
-CHALLENGE_QUEUE = "challenges"
-QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE)
+EXTENSION = "ladder.broker"  # app.extensions key: the app's store.AppClient
+
+
+def celery_settings(config: Mapping) -> dict:
+    """Celery's broker settings: REDIS_URL (else in memory: nothing is queued for real),
+    and how long Redis keeps a taken, unacknowledged message from other workers."""
+    return {
+        "broker_url": config.get("REDIS_URL") or "memory://",
+        "broker_transport_options": {
+            "visibility_timeout": config["TASK_TIME_LIMIT_S"] + store.VISIBILITY_MARGIN_S
+        },
+    }
+
+
+def client() -> store.Client:
+    """The current app's long-lived Redis client (one connection pool per process)."""
+    return current_app.extensions[EXTENSION].get()
 
 
 def celery_init_app(app: Flask) -> Celery:
@@ -38,7 +61,11 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    redis = broker.celery_settings(app.config)
+    holder = store.AppClient(app.config.get("REDIS_URL"))
+    app.extensions[EXTENSION] = holder
+    # A weak reference: an app that is dropped (tests make many) takes its receiver along.
+    worker_process_shutdown.connect(holder.close)
+    redis = celery_settings(app.config)
     celery = Celery(app.name, task_cls=FlaskTask, broker=redis["broker_url"])
     celery.conf.update(
         task_ignore_result=True,
@@ -78,7 +105,11 @@ def celery_init_app(app: Flask) -> Celery:
     celery.set_default()
     app.extensions["celery"] = celery
     if app.config.get("REDIS_URL"):
-        app.config["DISPATCH"] = lambda kind, ident: celery.send_task(TASKS[kind], args=[ident])
+
+        def send(kind: str, ident: int) -> None:
+            celery.send_task(TASKS[kind], args=[ident])
+
+        app.extensions["ladder.db"].kw.setdefault("info", {})[SENDER] = send
     # Register the tasks with this app.
     from ladder.jobs import tasks  # noqa: F401
 

@@ -15,7 +15,7 @@ import logging
 from celery import bootsteps
 
 import workers
-from ladder.jobs import broker
+from ladder.broker import store as broker
 from ladder.models import utcnow
 
 log = logging.getLogger(__name__)

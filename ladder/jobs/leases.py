@@ -13,7 +13,7 @@ import socket
 import threading
 from collections.abc import Iterator
 
-from ladder.jobs import broker
+from ladder.broker import store as broker
 
 
 class Leases:

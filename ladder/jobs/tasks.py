@@ -17,19 +17,24 @@ from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
 from flask import current_app
 
+from ladder.errors import Conflict
 from ladder.extensions import db
-from ladder.jobs import broker
+from ladder.jobs.celery_app import client
 from ladder.jobs.leases import Leases
 from ladder.models import MatchState, VersionState
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
+from ladder.services import playing, scheduler, sweep, validation
 from ladder.services import tournaments as tournament_service
-from ladder.services import work
-from ladder.services.errors import Conflict
-from ladder.services.work import INFRASTRUCTURE
+from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
 from workers import close_pools
 
 log = logging.getLogger(__name__)
+
+# What Celery raises in a task past its soft time limit: the services fail the work
+# as taking too long (they import no Celery, so the task says which exception it is).
+TOO_LONG_ERRORS = (SoftTimeLimitExceeded,)
 
 RETRY = {
     "autoretry_for": INFRASTRUCTURE,
@@ -41,7 +46,7 @@ RETRY = {
 
 
 def _leases() -> Leases:
-    return Leases(broker.client(), current_app.config["LEASE_S"])
+    return Leases(client(), current_app.config["LEASE_S"])
 
 
 @shared_task(name="ladder.validate_version", acks_late=True, **RETRY)
@@ -49,12 +54,14 @@ def validate_version(version_id: int) -> str:
     """Validate an uploaded version with a short match against house bots."""
     with _leases().hold("validate", version_id):
         try:
-            version = work.validate_version(db.session, current_app.config, version_id)
+            version = validation.validate_version(
+                db.session, current_app.config, version_id, too_long=TOO_LONG_ERRORS
+            )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
             db.session.rollback()
             with contextlib.suppress(Conflict):
                 bot_service.finish_validation(
-                    db.session, version_id, False, f"Validation failed: {work.TOO_LONG}."
+                    db.session, version_id, False, f"Validation failed: {TOO_LONG}."
                 )
             return VersionState.FAILED
     state = version.state if version else "skipped"
@@ -67,10 +74,12 @@ def play_match(match_id: int) -> str:
     """Play a queued match in the sandbox and record its result and ratings."""
     with _leases().hold("match", match_id):
         try:
-            match = work.play_match(db.session, current_app.config, match_id)
+            match = playing.play_match(
+                db.session, current_app.config, match_id, too_long=TOO_LONG_ERRORS
+            )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
             db.session.rollback()
-            match_service.fail_match(db.session, match_id, work.TOO_LONG)
+            match_service.fail_match(db.session, match_id, TOO_LONG)
             return MatchState.FAILED
     state = match.state if match else "skipped"
     log.info("match played", extra={"match_id": match_id, "state": state})
@@ -82,7 +91,7 @@ def play_tournament_match(match_id: int) -> str:
     """Play a tournament match (unranked; same lease, attempts and recording as any
     match), then schedule what its result makes known: the next round, or the end."""
     state = play_match.run(match_id)
-    tournament_id = tournament_service.tournament_of_match(db.session, match_id)
+    tournament_id = tournament_queries.tournament_of_match(db.session, match_id)
     if tournament_id is not None:
         tournament_service.advance(db.session, current_app.config, tournament_id)
     return state
@@ -99,8 +108,8 @@ def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
     config = current_app.config
     leases = _leases()
-    again = work.requeue_stale(db.session, config, leases.held)
-    created = work.schedule_ladder(db.session, config, random.Random())
+    again = sweep.requeue_stale(db.session, config, leases.held)
+    created = scheduler.schedule_ladder(db.session, config, random.Random())
     rounds = tournament_service.advance_running(db.session, config)
     if created or rounds or any(again.values()):
         extra = {"new_matches": created, "requeued": again, "tournaments": rounds}

@@ -20,11 +20,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ladder.errors import Conflict, NotFound, RateLimited, ServiceError
+from ladder.inputs import visible
 from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, utcnow
 from ladder.services import throttle
 from ladder.services.common_passwords import COMMON
-from ladder.services.errors import Conflict, NotFound, RateLimited, ServiceError
-from ladder.services.inputs import visible
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 MIN_PASSWORD = 8

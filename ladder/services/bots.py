@@ -11,21 +11,21 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder import artifacts
-from ladder.jobs import dispatch
+from ladder.broker import announce
+from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.inputs import visible
 from ladder.models import (
     LIVE_VERSION_STATES,
-    MAX_ID,
     Bot,
     BotVersion,
     Rating,
     User,
     VersionState,
     utcnow,
+    valid_id,
 )
 from ladder.ranking import ratings
 from ladder.services import storage, throttle
-from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
-from ladder.services.inputs import visible
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 
 UPLOAD_WINDOW = timedelta(hours=1)
@@ -37,11 +37,6 @@ def check_game(name: str) -> str:
         known = ", ".join(engine.game_names()) or "none yet"
         raise ServiceError(f"unknown game {name!r}; known games: {known}")
     return name
-
-
-def valid_id(value) -> bool:
-    """A possible row id (anything else cannot exist, and must not reach the database)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
 
 
 def get_bot(session: Session, bot_id: int) -> Bot:
@@ -133,12 +128,13 @@ def upload_version(
     )
     session.add(version)
     try:
+        session.flush()
+        announce.announce(session, "validate", version.id)  # sent once committed
         session.commit()
     except IntegrityError:
         # Another upload of the same bot won the race for this name or number.
         session.rollback()
         raise Conflict("another upload of this bot happened at the same moment; retry") from None
-    dispatch.notify(config, "validate", version.id)
     return version
 
 
@@ -264,7 +260,3 @@ def version_file(
         return artifacts.store(config, session).get(version.file_key)
     except artifacts.ArtifactMissing:
         raise NotFound(f"the file of {version.label} is missing from the store") from None
-
-
-def active_version(bot: Bot) -> BotVersion | None:
-    return next((v for v in bot.versions if v.state == VersionState.ACTIVE), None)

@@ -16,10 +16,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
+from ladder.broker import announce
+from ladder.errors import Conflict, ServiceError
 from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
-from ladder.services.errors import Conflict, ServiceError
 from workers import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +60,7 @@ def seed_house_bots(session: Session, config: Mapping, password: str | None = No
     """Create the demo account and its bots where missing; returns the bots created."""
     name = config.get("HOUSE_USER") or accounts.HOUSE_USER
     user = house_user(session, name, password)
-    quiet = {**config, "DISPATCH": None, "UPLOADS_PER_HOUR": 10_000}
+    unlimited = {**config, "UPLOADS_PER_HOUR": 10_000}
     created = []
     for game in engine.game_names():
         for bot_name, path in house_files(game).items():
@@ -70,9 +71,10 @@ def seed_house_bots(session: Session, config: Mapping, password: str | None = No
             )
             if exists:
                 continue
-            version = bot_service.upload_version(
-                session, quiet, user, game, bot_name, f"{bot_name}.py", path.read_bytes()
-            )
+            with announce.quiet(session):  # trusted code: never sent to validation
+                version = bot_service.upload_version(
+                    session, unlimited, user, game, bot_name, f"{bot_name}.py", path.read_bytes()
+                )
             bot_service.start_validation(session, version.id)
             bot_service.finish_validation(session, version.id, True, "House bot: trusted code.")
             created.append(f"{game}/{bot_name}")

@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder import artifacts
-from ladder.jobs import dispatch
+from ladder.broker import announce
+from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.models import (
     IN_FLIGHT,
     SEAT_STATUSES,
@@ -33,7 +34,6 @@ from ladder.models import (
 from ladder.ranking import ratings
 from ladder.services import storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
-from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 
 MAX_SEED = 2**31 - 1
 REASON_CHARS = 2000
@@ -62,10 +62,42 @@ def create_match(
     requested_by: User | None = None,
     kind: str = "match",
 ) -> Match:
-    """Queue a match between active versions, one seat each, in the given order.
+    """Queue a match between active versions, one seat each, in the given order, and
+    commit it; it is announced once committed (see `new_match`)."""
+    match = new_match(
+        session,
+        game,
+        version_ids,
+        ranked=ranked,
+        seed=seed,
+        options=options,
+        requested_by=requested_by,
+        kind=kind,
+    )
+    session.commit()
+    return match
 
-    `kind` names the work announced (`jobs.dispatch`): "match" for the ladder's,
-    "challenge" for a user's challenge (on a queue of its own).
+
+def new_match(
+    session: Session,
+    game: str,
+    version_ids: list[int],
+    *,
+    ranked: bool,
+    seed: int | None = None,
+    options: dict | None = None,
+    requested_by: User | None = None,
+    kind: str = "match",
+    active_only: bool = True,
+) -> Match:
+    """Add a queued match between versions, one seat each, in the given order (flushed,
+    not committed), announced to the workers when the caller's transaction commits.
+
+    Every match is made here: the ladder's, challenges and tournament matches.
+    `kind` names the work announced (`broker.announce`): "match" for the ladder's,
+    "challenge" for a user's challenge, "tournament" for a tournament's, each on a
+    queue of its own, stored on the match. A tournament froze its entrants' versions
+    at entry, so it passes `active_only=False`: a version replaced since still plays.
     """
     spec = engine.get_game(check_game(game))
     if len(set(version_ids)) != len(version_ids):
@@ -94,7 +126,7 @@ def create_match(
             raise NotFound(f"no bot version {vid}")
         if version.bot.game != game:
             raise ServiceError(f"{version.label} plays {version.bot.game}, not {game}")
-        if version.state != VersionState.ACTIVE:
+        if active_only and version.state != VersionState.ACTIVE:
             raise ServiceError(f"{version.label} is {version.state}, not active")
     match = Match(
         game=game,
@@ -104,11 +136,12 @@ def create_match(
         ranked=ranked,
         state=MatchState.QUEUED,
         requested_by_id=requested_by.id if requested_by else None,
+        queue=announce.MATCH_QUEUES[kind],
         seats=[MatchSeat(seat=i, version_id=vid) for i, vid in enumerate(version_ids)],
     )
     session.add(match)
-    session.commit()
-    dispatch.notify(config, kind, match.id)
+    session.flush()
+    announce.announce(session, kind, match.id)
     return match
 
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from sqlalchemy import and_, exists, select
 from sqlalchemy.orm import Session, aliased
 
+from ladder.errors import Conflict, Forbidden, NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
-from ladder.services.errors import Conflict, Forbidden, NotFound
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ladder.services.errors import ServiceError
+from ladder.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 from flask_wtf import FlaskForm
 from wtforms import IntegerField
 
-from ladder.services.inputs import whole_number
+from ladder.inputs import whole_number
 
 
 class EmptyForm(FlaskForm):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import request
 
-from ladder.services.errors import ServiceError
-from ladder.services.inputs import whole_number
+from ladder.errors import ServiceError
+from ladder.inputs import whole_number
 from ladder.settings import Settings
 
 MAX_PAGE = 1_000_000

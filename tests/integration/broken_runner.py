@@ -1,6 +1,6 @@
 """A Celery worker whose match runner always raises, for the bounded-attempts tests.
 
-The one fake in those tests is the failure itself: `ladder.services.work.run_job`
+The one fake in those tests is the failure itself: `ladder.services.bot_files.run_job`
 (what plays validations and matches) raises the error named by BROKEN_RUNNER;
 everything else (Redis, Celery, retries, leases, the scheduler) is real.
 
@@ -25,8 +25,8 @@ def broken_run_job(job, limits, unsafe):
 if __name__ == "__main__":
     from celery.__main__ import main
 
-    from ladder.services import work
+    from ladder.services import bot_files
 
-    work.run_job = broken_run_job  # pool processes fork from this one and inherit it
+    bot_files.run_job = broken_run_job  # pool processes fork from this one and inherit it
     sys.argv = ["celery", *sys.argv[1:]]
     sys.exit(main())

@@ -38,7 +38,7 @@ def seed_house(live: LiveLadder) -> None:
     with live.app.app_context():
         from ladder.extensions import db
 
-        seed_house_bots(db.session, {**live.app.config, "DISPATCH": None})
+        seed_house_bots(db.session, live.app.config)  # announces nothing
 
 
 def upload(live: LiveLadder) -> int:

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
+from ladder.broker import announce
 from ladder.cli.processes import worker_command
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts, bots, matches
@@ -117,19 +118,15 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
     assert rebuilt.is_over() and rebuilt.result()["scores"] == record["result"]["scores"]
 
 
-def quiet(config):
-    """The app's settings without the queue: for setting up bots by hand."""
-    return {**config, "DISPATCH": None}
-
-
 def active_version(live, user_name, name, source, game="manila"):
     with live.app.app_context():
         from ladder.extensions import db
 
         user = accounts.register(db.session, user_name, "correct horse")
-        version = bots.upload_version(
-            db.session, quiet(live.app.config), user, game, name, "bot.py", source
-        )
+        with announce.quiet(db.session):  # set up by hand: not sent to validation
+            version = bots.upload_version(
+                db.session, live.app.config, user, game, name, "bot.py", source
+            )
         bots.start_validation(db.session, version.id)
         bots.finish_validation(db.session, version.id, True, "set up by the test")
         return version.id
@@ -139,7 +136,7 @@ def house_versions(live, game):
     with live.app.app_context():
         from ladder.extensions import db
 
-        seed_house_bots(db.session, quiet(live.app.config))
+        seed_house_bots(db.session, live.app.config)  # announces nothing
     with live.session() as s:
         return s.scalars(
             select(BotVersion.id)

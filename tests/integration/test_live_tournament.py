@@ -10,10 +10,11 @@ import pytest
 from sqlalchemy import select
 
 from ladder.models import Match, Rating, TournamentMatch, User
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
 from tests.integration.conftest import needs_bwrap
 from tests.integration.live import LiveLadder, wait_until
-from tests.integration.test_live_ladder import GOOD_BOT, active_version, house_versions, quiet
+from tests.integration.test_live_ladder import GOOD_BOT, active_version, house_versions
 
 pytestmark = [
     pytest.mark.integration,
@@ -62,7 +63,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
         mine_bot = next(b for b in alice.bots if b.name == "mine")
         tournaments.enter(db.session, alice, t.id, mine_bot.id)
         for version_id in house[:3]:
-            tournaments.add_house_bot(db.session, quiet(live.app.config), staff, t.id, version_id)
+            tournaments.add_house_bot(db.session, live.app.config, staff, t.id, version_id)
         tournament_id = t.id
     live.start_worker()
     with live.app.app_context():
@@ -75,7 +76,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
         with live.app.app_context():
             from ladder.extensions import db
 
-            return tournaments.get_tournament(db.session, tournament_id).state == "finished"
+            return tournament_queries.get_tournament(db.session, tournament_id).state == "finished"
 
     wait_until(finished, 240, "every round of the tournament played")
     assert "tournaments" in live.log("worker")  # the worker consumed the tournament queue

@@ -29,10 +29,10 @@ from sqlalchemy.orm import Session
 
 import engine
 from ladder import create_app
+from ladder.broker import store as broker
 from ladder.cli import db as schema
 from ladder.cli.processes import beat_command
 from ladder.extensions import make_engine
-from ladder.jobs import broker
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts
 from tests.integration.conftest import needs_bwrap

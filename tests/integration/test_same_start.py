@@ -17,13 +17,13 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 import ladder.tournaments.local as local_tournament
+from ladder.broker import announce
 from ladder.cli import main
 from ladder.models import Bot, BotVersion, MatchSeat, TournamentMatch, User
-from ladder.services import accounts, bots, matches, tournaments, work
+from ladder.services import accounts, bots, matches, playing, tournaments, validation
 from ladder.services.house import seed_house_bots
 from tests.integration.conftest import needs_bwrap
 from tests.integration.live import LiveLadder
-from tests.integration.test_live_ladder import quiet
 from tests.integration.test_play_cli import ladder
 
 pytestmark = [
@@ -95,7 +95,8 @@ def service_dumps(live) -> tuple[dict, int]:
         from ladder.extensions import db
 
         config = live.app.config
-        seed_house_bots(db.session, quiet(config))
+        announce.listen(db.session, None)  # run by hand below: nothing is sent to workers
+        seed_house_bots(db.session, config)
         house = dict(
             db.session.execute(
                 select(Bot.name, BotVersion.id)
@@ -109,28 +110,28 @@ def service_dumps(live) -> tuple[dict, int]:
         staff.is_staff = True
         db.session.commit()
         upload = bots.upload_version(
-            db.session, quiet(config), alice, GAME, "dumper", "bot.py", DUMPER.encode()
+            db.session, config, alice, GAME, "dumper", "bot.py", DUMPER.encode()
         )
-        version = work.validate_version(db.session, config, upload.id)
+        version = validation.validate_version(db.session, config, upload.id)
         assert version.state == "active", version.validation_log
         found["validation"], found["validation, 5 seats"] = dumps_in(version.validation_log)
         mine, opponents = version.id, [house["random"], house["greedy"]]
-        ranked = matches.create_match(db.session, quiet(config), GAME, [mine, *opponents],
+        ranked = matches.create_match(db.session, config, GAME, [mine, *opponents],
                                       ranked=True).id  # fmt: skip
-        challenge = matches.create_challenge(db.session, quiet(config), alice, mine, opponents).id
+        challenge = matches.create_challenge(db.session, config, alice, mine, opponents).id
         cup = tournaments.create_tournament(
             db.session, staff, "Cup", GAME, "round-robin", table_size=3, rounds=1, seed=5
         )
         tournaments.open_tournament(db.session, staff, cup.id)
         tournaments.enter(db.session, alice, cup.id, version.bot_id)
         for opponent in opponents:
-            tournaments.add_house_bot(db.session, quiet(config), staff, cup.id, opponent)
-        tournaments.start(db.session, quiet(config), staff, cup.id)
+            tournaments.add_house_bot(db.session, config, staff, cup.id, opponent)
+        tournaments.start(db.session, config, staff, cup.id)
         table = db.session.scalars(
             select(TournamentMatch.match_id).where(TournamentMatch.tournament_id == cup.id)
         ).first()
         for name, match_id in (("ladder", ranked), ("challenge", challenge), ("cup", table)):
-            assert work.play_match(db.session, config, match_id).state == "finished"
+            assert playing.play_match(db.session, config, match_id).state == "finished"
             seat = db.session.scalars(
                 select(MatchSeat).where(
                     MatchSeat.match_id == match_id, MatchSeat.version_id == mine

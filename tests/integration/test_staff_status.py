@@ -71,8 +71,8 @@ def test_queue_depth_and_workers_are_read_from_redis_and_celery(ladder):
 
 
 def test_workers_come_and_go_with_their_heartbeat(ladder):
-    from ladder.jobs.broker import WORKER_KEY
-    from ladder.services.status import workers_seen
+    from ladder.broker.store import WORKER_KEY
+    from ladder.queries.status import workers_seen
 
     url = ladder.app.config["REDIS_URL"]
     assert workers_seen(url) == []

@@ -88,9 +88,9 @@ def test_every_task_logs_cleanly(app, strict_log):
         queued = session.scalars(select(Match.id).where(Match.state == "queued")).all()
         assert tasks.play_match.run(queued[0]) == "finished"
         assert tasks.play_tournament_match.run(queued[1]) == "finished"
-        opponents = [
-            v.id for v in session.scalars(select(BotVersion)) if v.bot.game == "manila"
-        ][:2]
+        opponents = [v.id for v in session.scalars(select(BotVersion)) if v.bot.game == "manila"][
+            :2
+        ]
         challenge = matches.create_challenge(session, config, user, version.id, opponents)
         assert tasks.play_challenge_match.run(challenge.id) == "finished"
         tasks.schedule.run()

@@ -23,10 +23,10 @@ from flask import (
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
+from ladder.errors import RateLimited, ServiceError
 from ladder.extensions import db
 from ladder.models import ApiToken, User
 from ladder.services import accounts
-from ladder.services.errors import RateLimited, ServiceError
 from ladder.web.accounts.forms import LoginForm, PasswordForm, RegisterForm, TokenForm
 from ladder.web.forms import EmptyForm
 

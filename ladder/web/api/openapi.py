@@ -10,7 +10,7 @@ The document states the site's own limits, so it is built from its settings.
 from __future__ import annotations
 
 from ladder.models import MAX_ID
-from ladder.services.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
+from ladder.queries.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
 from ladder.settings import Settings
 from ladder.web.api.schemas import binary, components, ref
 from ladder.web.paging import MAX_PAGE, MAX_PER_PAGE, default_per_page

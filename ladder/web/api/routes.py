@@ -7,19 +7,14 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 import engine
+from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
-from ladder.models import MAX_ID
-from ladder.services import (
-    accounts,
-    bots,
-    matches,
-    queries,
-    replay_archive,
-    tournaments,
-    triage,
-)
+from ladder.models import MAX_ID, valid_id
+from ladder.queries import boards as queries
+from ladder.queries import replay_archive
+from ladder.queries import tournaments as tournament_queries
+from ladder.services import accounts, bots, matches, triage
 from ladder.services.bots import check_game
-from ladder.services.errors import ServiceError
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
@@ -77,7 +72,7 @@ def _download_type(media_type: str) -> str:
 
 
 def _id_list(value) -> bool:
-    return isinstance(value, list) and all(bots.valid_id(item) for item in value)
+    return isinstance(value, list) and all(valid_id(item) for item in value)
 
 
 @bp.get("/openapi.json")
@@ -211,7 +206,7 @@ def challenge():
         raise ServiceError('send a JSON object: {"version_id": .., "opponents": [..]}')
     version_id, opponents, seed = body.get("version_id"), body.get("opponents"), body.get("seed")
     # Ids in a body are input: outside 1..MAX_ID is a 400, as in a query (openapi.ABOUT).
-    if not bots.valid_id(version_id):
+    if not valid_id(version_id):
         raise ServiceError(f"version_id must be an integer from 1 to {MAX_ID}")
     if not _id_list(opponents):
         raise ServiceError(f"opponents must be a list of version ids (integers from 1 to {MAX_ID})")
@@ -225,12 +220,12 @@ def challenge():
 
 @bp.get("/tournaments")
 def tournament_list():
-    return jsonify(tournaments.listing(db.session))
+    return jsonify(tournament_queries.listing(db.session))
 
 
 def _tournament_detail(tournament_id: int) -> dict:
-    found = tournaments.get_tournament(db.session, tournament_id)
-    return tournaments.detail(db.session, found)
+    found = tournament_queries.get_tournament(db.session, tournament_id)
+    return tournament_queries.detail(db.session, found)
 
 
 @bp.get("/tournaments/<id:tournament_id>")

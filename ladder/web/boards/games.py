@@ -13,8 +13,8 @@ from pathlib import Path
 from markupsafe import Markup
 
 import engine
+from ladder.errors import NotFound, ServiceError
 from ladder.services.bots import check_game
-from ladder.services.errors import NotFound, ServiceError
 from ladder.web import markdown
 
 

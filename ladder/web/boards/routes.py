@@ -14,7 +14,7 @@ from flask import (
 
 import engine
 from ladder.extensions import app_settings, db
-from ladder.services import queries
+from ladder.queries import boards as queries
 from ladder.web.boards import charts, games
 from ladder.web.paging import page_arg
 

@@ -18,11 +18,13 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 import engine
+from ladder.errors import Forbidden, ServiceError
 from ladder.extensions import app_settings, db
-from ladder.models import Bot
-from ladder.services import bots, queries, tournaments, triage
-from ladder.services.errors import Forbidden, ServiceError
-from ladder.services.inputs import whole_number
+from ladder.inputs import whole_number
+from ladder.models import Bot, active_version, valid_id
+from ladder.queries import boards as queries
+from ladder.queries import tournaments as tournament_queries
+from ladder.services import bots, triage
 from ladder.web.boards import charts
 from ladder.web.bots.forms import ResumeForm, RetireForm, UploadForm
 from ladder.web.matches.forms import ChallengeForm
@@ -43,7 +45,7 @@ def upload():
     form.game.choices = engine.game_names()
     bot_id = whole_number(request.args.get("bot"))
     if request.method == "GET" and bot_id is not None:
-        bot = db.session.get(Bot, bot_id) if bots.valid_id(bot_id) else None
+        bot = db.session.get(Bot, bot_id) if valid_id(bot_id) else None
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
     status, headers = 200, {}
@@ -85,7 +87,7 @@ def bot(bot_id: int):
     found = bots.get_bot(db.session, bot_id)
     owner_view = current_user.is_authenticated and current_user.id == found.owner_id
     challenge = None
-    active = bots.active_version(found)
+    active = active_version(found)
     if owner_view and active is not None:
         challenge = ChallengeForm(version_id=active.id)
         challenge.opponents.choices = opponent_choices(active)
@@ -104,7 +106,7 @@ def bot(bot_id: int):
         faults=queries.version_faults(db.session, bot_id),
         resume_form=ResumeForm() if owner_view else None,
         challenge=challenge,
-        entered=tournaments.bot_tournaments(db.session, bot_id),
+        entered=tournament_queries.bot_tournaments(db.session, bot_id),
     )
 
 

@@ -17,11 +17,12 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
+from ladder.errors import RateLimited, ServiceError
 from ladder.extensions import app_settings, db
+from ladder.inputs import whole_number
 from ladder.models import version_label
-from ladder.services import bots, matches, queries
-from ladder.services.errors import RateLimited, ServiceError
-from ladder.services.inputs import whole_number
+from ladder.queries import boards as queries
+from ladder.services import bots, matches
 from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg

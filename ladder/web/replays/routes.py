@@ -11,9 +11,10 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ladder.errors import ServiceError
 from ladder.extensions import db
-from ladder.services import matches, replays
-from ladder.services.errors import ServiceError
+from ladder.queries import replays
+from ladder.services import matches
 from ladder.web.errors import MESSAGES
 
 bp = Blueprint("replays", __name__)

@@ -9,10 +9,10 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask_login import current_user, login_required
 
 import engine
+from ladder.broker.store import WORKER_FORGET_S
 from ladder.extensions import db
-from ladder.jobs.broker import WORKER_FORGET_S
-from ladder.services import collusion
-from ladder.services.status import ladder_status
+from ladder.queries import collusion
+from ladder.queries.status import ladder_status
 from ladder.web.boards.games import known_game
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")

@@ -6,9 +6,10 @@ from flask import Blueprint, current_app, flash, redirect, render_template, url_
 from flask_login import current_user, login_required
 
 import engine
+from ladder.errors import ServiceError
 from ladder.extensions import db
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import tournaments
-from ladder.services.errors import ServiceError
 from ladder.web.forms import EmptyForm
 from ladder.web.staff.routes import staff_required
 from ladder.web.tournaments.forms import CreateForm, EnterForm, HouseForm
@@ -19,7 +20,7 @@ bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 @bp.get("")
 def tournament_list():
     return render_template(
-        "tournaments/list.html", sections=tournaments.listing(db.session), form=EmptyForm()
+        "tournaments/list.html", sections=tournament_queries.listing(db.session), form=EmptyForm()
     )
 
 
@@ -28,12 +29,12 @@ def _forms(found) -> dict:
     if not current_user.is_authenticated:
         return forms
     if found.state == "open":
-        bots = tournaments.enterable_bots(db.session, current_user, found)
+        bots = tournament_queries.enterable_bots(db.session, current_user, found)
         if bots:
             forms["enter"] = EnterForm()
             forms["enter"].bot_id.choices = [(b.id, b.name) for b in bots]
     if current_user.is_staff and found.state in ("draft", "open"):
-        house = tournaments.house_choices(db.session, current_app.config, found)
+        house = tournament_queries.house_choices(db.session, current_app.config, found)
         if house:
             forms["house"] = HouseForm()
             forms["house"].version_id.choices = [(v.id, v.label) for v in house]
@@ -42,8 +43,8 @@ def _forms(found) -> dict:
 
 @bp.get("/<id:tournament_id>")
 def tournament(tournament_id: int):
-    found = tournaments.get_tournament(db.session, tournament_id)
-    info = tournaments.detail(db.session, found)
+    found = tournament_queries.get_tournament(db.session, tournament_id)
+    info = tournament_queries.detail(db.session, found)
     return render_template("tournaments/tournament.html", t=info, **_forms(found))
 
 
@@ -121,9 +122,9 @@ def cancel(tournament_id: int):
 @bp.post("/<id:tournament_id>/house")
 @staff_required
 def add_house(tournament_id: int):
-    found = tournaments.get_tournament(db.session, tournament_id)
+    found = tournament_queries.get_tournament(db.session, tournament_id)
     form = HouseForm()
-    house = tournaments.house_choices(db.session, current_app.config, found)
+    house = tournament_queries.house_choices(db.session, current_app.config, found)
     form.version_id.choices = [(v.id, v.label) for v in house]
     if not form.validate_on_submit():
         flash("Choose a house bot.")
@@ -142,10 +143,10 @@ def add_house(tournament_id: int):
 @bp.post("/<id:tournament_id>/enter")
 @login_required
 def enter(tournament_id: int):
-    found = tournaments.get_tournament(db.session, tournament_id)
+    found = tournament_queries.get_tournament(db.session, tournament_id)
     form = EnterForm()
     form.bot_id.choices = [
-        (b.id, b.name) for b in tournaments.enterable_bots(db.session, current_user, found)
+        (b.id, b.name) for b in tournament_queries.enterable_bots(db.session, current_user, found)
     ]
     if not form.validate_on_submit():
         flash("Choose one of your bots with an active version.")

@@ -91,7 +91,7 @@ def site(tmp_path_factory):
         with live.app.app_context():
             from ladder.extensions import db
 
-            seed_house_bots(db.session, {**live.app.config, "DISPATCH": None})
+            seed_house_bots(db.session, live.app.config)  # announces nothing
         live.start_worker(concurrency=2)
         live.start_beat()
         # The browser gets the app as production runs it: CSRF on, same database and queue.

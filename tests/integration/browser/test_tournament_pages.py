@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from ladder.models import Bot, BotVersion, User
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
 from tests.integration.browser.conftest import needs_browser, shot
 from tests.integration.browser.test_phone import assert_no_sideways_scroll
@@ -58,7 +59,7 @@ def held(site):
             from ladder.extensions import db
 
             return all(
-                tournaments.get_tournament(db.session, tid).state == "finished"
+                tournament_queries.get_tournament(db.session, tid).state == "finished"
                 for tid in made.values()
             )
 

@@ -77,19 +77,6 @@ def test_bad_integer_setting_is_named():
         settings.Settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
 
 
-def test_dispatch_calls_the_hook_and_refuses_unknown_work():
-    import pytest
-
-    from ladder.jobs import dispatch
-
-    calls = []
-    dispatch.notify({"DISPATCH": lambda kind, ident: calls.append((kind, ident))}, "match", 3)
-    dispatch.notify({}, "validate", 4)  # nothing listens yet: the work waits in the database
-    assert calls == [("match", 3)]
-    with pytest.raises(ValueError, match="unknown kind of work 'dance'"):
-        dispatch.notify({}, "dance", 1)
-
-
 def test_app_with_explicit_secret_makes_no_key_file(tmp_path, monkeypatch):
     from ladder import create_app
 

@@ -1,4 +1,5 @@
-"""The one Redis module: key names that outlive a release, the app's client and its teardown."""
+"""The one Redis module (`ladder.broker.store`): key names that outlive a release; and the
+app's client and its teardown, bound by the Celery app (`ladder.jobs.celery_app`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import pytest
 from celery.signals import worker_process_shutdown
 
 from ladder import create_app
-from ladder.jobs import broker
+from ladder.broker import store as broker
+from ladder.jobs import celery_app
 
 
 def test_keys_keep_the_names_live_workers_use():
@@ -32,8 +34,8 @@ def test_only_a_redis_url_is_a_redis(url, redis):
 
 
 def test_celery_runs_in_memory_without_a_broker_and_waits_out_the_time_limit_with_one(config):
-    assert broker.celery_settings({**config, "REDIS_URL": None})["broker_url"] == "memory://"
-    settings = broker.celery_settings({**config, "REDIS_URL": "redis://h/0"})
+    assert celery_app.celery_settings({**config, "REDIS_URL": None})["broker_url"] == "memory://"
+    settings = celery_app.celery_settings({**config, "REDIS_URL": "redis://h/0"})
     assert settings["broker_url"] == "redis://h/0"
     visibility = settings["broker_transport_options"]["visibility_timeout"]
     assert visibility == config["TASK_TIME_LIMIT_S"] + broker.VISIBILITY_MARGIN_S
@@ -42,15 +44,15 @@ def test_celery_runs_in_memory_without_a_broker_and_waits_out_the_time_limit_wit
 def test_the_apps_client_is_made_once_and_closed_when_a_worker_process_stops(config):
     app = create_app({**config, "REDIS_URL": "redis://127.0.0.1:1/0"})  # never connected
     with app.app_context():
-        first = broker.client()
-        assert broker.client() is first
+        first = celery_app.client()
+        assert celery_app.client() is first
         worker_process_shutdown.send(sender=None, pid=1, exitcode=0)
-        assert broker.client() is not first
+        assert celery_app.client() is not first
 
 
 def test_without_a_broker_the_client_says_what_is_missing(app):
     with app.app_context(), pytest.raises(RuntimeError, match="REDIS_URL"):
-        broker.client()
+        celery_app.client()
 
 
 def test_a_url_that_is_not_of_redis_is_refused_at_once():

@@ -10,10 +10,11 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from ladder import inputs
 from ladder.cli import main
+from ladder.errors import Conflict, ServiceError
 from ladder.models import User
-from ladder.services import accounts, house, inputs
-from ladder.services.errors import Conflict, ServiceError
+from ladder.services import accounts, house
 from tests.unit.ladder.conftest import csrf_token, make_user, override_settings
 
 GOOD = "correct horse"

@@ -15,8 +15,19 @@ from billiard.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import func, select, update
 from sqlalchemy import inspect as sa_inspect
 
+from ladder.broker import announce
+from ladder.jobs.tasks import TOO_LONG_ERRORS
 from ladder.models import BotVersion, Match, Rating, RatingHistory, utcnow
-from ladder.services import bots, matches, work
+from ladder.services import (
+    bot_files,
+    bots,
+    infrastructure,
+    matches,
+    playing,
+    scheduler,
+    sweep,
+    validation,
+)
 from ladder.services.accounts import set_staff
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 
@@ -36,7 +47,7 @@ def runner_raising(monkeypatch, exc: BaseException) -> list[dict]:
         jobs.append(job)
         raise exc
 
-    monkeypatch.setattr(work, "run_job", run_job)
+    monkeypatch.setattr(bot_files, "run_job", run_job)
     return jobs
 
 
@@ -70,14 +81,14 @@ def test_an_infrastructure_error_is_retried_until_max_attempts_then_the_match_fa
     session, config, monkeypatch
 ):
     versions = two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(1))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(1))
     jobs = runner_raising(monkeypatch, OSError(28, "No space left on device"))
     for attempt in (1, 2):
         with pytest.raises(OSError):  # the task retries these (with backoff)
-            work.play_match(session, config, match_id)
+            playing.play_match(session, config, match_id)
         match = fresh(session, Match, match_id)
         assert (match.state, match.attempts) == ("queued", attempt)
-    assert work.play_match(session, config, match_id) is None  # no raise: no retry
+    assert playing.play_match(session, config, match_id) is None  # no raise: no retry
     assert len(jobs) == 3
     match = fresh(session, Match, match_id)
     assert (match.state, match.attempts) == ("failed", 3)
@@ -88,20 +99,20 @@ def test_an_infrastructure_error_is_retried_until_max_attempts_then_the_match_fa
     # Unrated, and never played again.
     assert all(session.get(Rating, v).games == 0 for v in versions)
     assert session.scalar(select(func.count(RatingHistory.id))) == 0
-    assert work.play_match(session, config, match_id) is None
+    assert playing.play_match(session, config, match_id) is None
     assert len(jobs) == 3
 
 
 def test_a_failed_match_frees_its_bots_for_the_scheduler(session, config, monkeypatch):
     versions = two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(2))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(2))
     config["LADDER_IN_FLIGHT"] = 2
     # While the match is in flight its two bots are busy: no second table.
-    assert work.schedule_ladder(session, config, random.Random(3)) == []
+    assert scheduler.schedule_ladder(session, config, random.Random(3)) == []
     runner_raising(monkeypatch, RuntimeError("the runner tripped over a reply"))
-    work.play_match(session, config, match_id)
+    playing.play_match(session, config, match_id)
     assert fresh(session, Match, match_id).state == "failed"
-    created = work.schedule_ladder(session, config, random.Random(4))
+    created = scheduler.schedule_ladder(session, config, random.Random(4))
     assert len(created) == 1
     seated = {seat.version_id for seat in session.get(Match, created[0]).seats}
     assert seated == set(versions)
@@ -109,11 +120,11 @@ def test_a_failed_match_frees_its_bots_for_the_scheduler(session, config, monkey
 
 def test_a_bug_fails_the_match_at_once_without_a_retry(session, config, monkeypatch):
     two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(5))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(5))
     jobs = runner_raising(monkeypatch, RuntimeError("maximum recursion depth exceeded"))
     announced = []
-    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
-    assert work.play_match(session, config, match_id) is None  # nothing for Celery to retry
+    announce.listen(session, lambda kind, ident: announced.append((kind, ident)))
+    assert playing.play_match(session, config, match_id) is None  # nothing for Celery to retry
     match = fresh(session, Match, match_id)
     assert (match.state, match.attempts) == ("failed", 1)
     assert match.unrated_reason == (
@@ -124,8 +135,8 @@ def test_a_bug_fails_the_match_at_once_without_a_retry(session, config, monkeypa
         update(Match).where(Match.id == match_id).values(created_at=utcnow() - timedelta(days=1))
     )
     session.commit()
-    assert work.requeue_stale(session, config, nobody_holds)["match"] == []
-    assert work.play_match(session, config, match_id) is None
+    assert sweep.requeue_stale(session, config, nobody_holds)["match"] == []
+    assert playing.play_match(session, config, match_id) is None
     assert len(jobs) == 1 and ("match", match_id) not in announced
 
 
@@ -133,9 +144,9 @@ def test_a_task_past_its_time_limit_fails_the_match_and_counts_the_attempt(
     session, config, monkeypatch
 ):
     two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(6))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(6))
     runner_raising(monkeypatch, SoftTimeLimitExceeded())
-    assert work.play_match(session, config, match_id) is None
+    assert playing.play_match(session, config, match_id, too_long=TOO_LONG_ERRORS) is None
     match = fresh(session, Match, match_id)
     assert (match.state, match.attempts, match.unrated_reason) == (
         "failed",
@@ -146,13 +157,13 @@ def test_a_task_past_its_time_limit_fails_the_match_and_counts_the_attempt(
 
 def test_a_match_whose_worker_dies_each_time_fails_after_max_attempts(session, config):
     two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(7))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(7))
     announced = []
-    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
+    announce.listen(session, lambda kind, ident: announced.append((kind, ident)))
     for attempt in (1, 2, 3):
         assert matches.start_match(session, match_id)  # a worker takes it, then dies
         lapse(session, Match, match_id)
-        again = work.requeue_stale(session, config, nobody_holds)
+        again = sweep.requeue_stale(session, config, nobody_holds)
         match = fresh(session, Match, match_id)
         assert match.attempts == attempt
         if attempt < 3:
@@ -166,31 +177,31 @@ def test_a_match_whose_worker_dies_each_time_fails_after_max_attempts(session, c
 
 def test_a_lapsed_lease_and_errors_share_one_count(session, config, monkeypatch):
     two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(8))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(8))
     assert matches.start_match(session, match_id)  # attempt 1: its worker dies
     lapse(session, Match, match_id)
-    work.requeue_stale(session, config, nobody_holds)
+    sweep.requeue_stale(session, config, nobody_holds)
     runner_raising(monkeypatch, ConnectionResetError("database connection reset"))
     with pytest.raises(OSError):
-        work.play_match(session, config, match_id)  # attempt 2
-    assert work.play_match(session, config, match_id) is None  # attempt 3: the last
+        playing.play_match(session, config, match_id)  # attempt 2
+    assert playing.play_match(session, config, match_id) is None  # attempt 3: the last
     match = fresh(session, Match, match_id)
     assert (match.state, match.attempts) == ("failed", 3)
     assert "the last: ConnectionResetError: database connection reset" in match.unrated_reason
 
 
 def test_a_long_reason_is_one_short_line():
-    reason = work.describe(RuntimeError("line one\n" + "x" * 1000))
-    assert "\n" not in reason and len(reason) == work.REASON_CHARS
+    reason = infrastructure.describe(RuntimeError("line one\n" + "x" * 1000))
+    assert "\n" not in reason and len(reason) == infrastructure.REASON_CHARS
     assert reason.startswith("RuntimeError: line one xxx") and reason.endswith("…")
-    assert work.describe(KeyError()) == "KeyError"
+    assert infrastructure.describe(KeyError()) == "KeyError"
 
 
 def test_staff_see_the_failed_match_and_its_reason(session, config, client, monkeypatch):
     two_bots(session, config)
-    [match_id] = work.schedule_ladder(session, config, random.Random(9))
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(9))
     runner_raising(monkeypatch, RuntimeError("boom in the runner"))
-    work.play_match(session, config, match_id)
+    playing.play_match(session, config, match_id)
     make_user(session, "harbour")
     set_staff(session, "harbour", True)
     login(client, "harbour")
@@ -219,10 +230,10 @@ def test_a_validation_with_infrastructure_errors_fails_after_max_attempts(
     runner_raising(monkeypatch, OSError(12, "Cannot allocate memory"))
     for attempt in (1, 2):
         with pytest.raises(OSError):
-            work.validate_version(session, config, version_id)
+            validation.validate_version(session, config, version_id)
         version = fresh(session, BotVersion, version_id)
         assert (version.state, version.attempts) == ("pending", attempt)
-    done = work.validate_version(session, config, version_id)
+    done = validation.validate_version(session, config, version_id)
     assert done is not None and done.state == "failed" and done.attempts == 3
     assert done.validated_at is not None
     assert done.validation_log.startswith(
@@ -231,7 +242,7 @@ def test_a_validation_with_infrastructure_errors_fails_after_max_attempts(
     )
     assert "upload the same file again" in done.validation_log
     assert session.get(Rating, version_id) is None
-    assert work.validate_version(session, config, version_id) is None
+    assert validation.validate_version(session, config, version_id) is None
 
 
 def test_a_validation_bug_fails_at_once_with_the_reason_for_its_owner(
@@ -239,7 +250,7 @@ def test_a_validation_bug_fails_at_once_with_the_reason_for_its_owner(
 ):
     version_id = pending_version(session, config)
     runner_raising(monkeypatch, TypeError("'<' not supported between 'float' and 'dict'"))
-    done = work.validate_version(session, config, version_id)
+    done = validation.validate_version(session, config, version_id)
     assert (done.state, done.attempts) == ("failed", 1)
     assert "(TypeError: '<' not supported between 'float' and 'dict')" in done.validation_log
     login(client, "owen")
@@ -252,7 +263,7 @@ def test_a_validation_whose_worker_dies_each_time_fails_after_max_attempts(sessi
     for attempt in (1, 2, 3):
         bots.start_validation(session, version_id)
         lapse(session, BotVersion, version_id)
-        again = work.requeue_stale(session, config, nobody_holds)
+        again = sweep.requeue_stale(session, config, nobody_holds)
         version = fresh(session, BotVersion, version_id)
         assert version.attempts == attempt
         if attempt < 3:
@@ -264,7 +275,7 @@ def test_a_validation_whose_worker_dies_each_time_fails_after_max_attempts(sessi
 def test_a_validation_past_its_time_limit_fails(session, config, monkeypatch):
     version_id = pending_version(session, config)
     runner_raising(monkeypatch, SoftTimeLimitExceeded())
-    done = work.validate_version(session, config, version_id)
+    done = validation.validate_version(session, config, version_id, too_long=TOO_LONG_ERRORS)
     assert (done.state, done.validation_log) == (
         "failed",
         "Validation failed: the match took too long.",
@@ -272,11 +283,11 @@ def test_a_validation_past_its_time_limit_fails(session, config, monkeypatch):
 
 
 def test_staff_see_a_failed_validations_reason(session, config, monkeypatch):
-    from ladder.services.status import ladder_status
+    from ladder.queries.status import ladder_status
 
     version_id = pending_version(session, config)
     runner_raising(monkeypatch, RuntimeError("runner bug"))
-    work.validate_version(session, config, version_id)
+    validation.validate_version(session, config, version_id)
     recent = ladder_status(session, config)["failures_last_hour"]["recent"]
     assert recent[0]["id"] == version_id
     assert recent[0]["reason"] == (

@@ -11,10 +11,11 @@ import pytest
 from sqlalchemy import func, select
 
 from ladder import artifacts
+from ladder.broker import announce
+from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 from ladder.models import Blob, Bot, BotVersion, Match, Rating, RatingHistory
 from ladder.ranking import ratings
-from ladder.services import accounts, bots, matches, storage, work
-from ladder.services.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.services import accounts, bot_files, bots, matches, storage
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
 
 
@@ -118,7 +119,7 @@ def test_identical_uploads_share_one_stored_file(session, config, alice, bob):
 
 def test_upload_notifies_the_dispatch_hook(session, config, alice):
     calls = []
-    config["DISPATCH"] = lambda kind, ident: calls.append((kind, ident))
+    announce.listen(session, lambda kind, ident: calls.append((kind, ident)))
     version = bots.upload_version(session, config, alice, "toyrace", "racer", "bot.py", BOT_SOURCE)
     assert calls == [("validate", version.id)]
 
@@ -231,7 +232,7 @@ def test_code_download_is_owner_only(session, config, alice, bob):
 # -- matches ----------------------------------------------------------------
 def test_challenge_queues_unrated_match(session, config, three, alice):
     calls = []
-    config["DISPATCH"] = lambda kind, ident: calls.append((kind, ident))
+    announce.listen(session, lambda kind, ident: calls.append((kind, ident)))
     mine, *others = three
     match = matches.create_challenge(
         session, config, alice, mine.id, [v.id for v in others], seed=9
@@ -270,7 +271,7 @@ def test_match_job_names_each_seats_code(session, config, three, alice):
     assert [s["key"] for s in job["seats"]] == [v.file_key for v in three]
     assert [s["sha256"] for s in job["seats"]] == [v.sha256 for v in three]
     assert "path" not in job["seats"][0]  # no web host's disk: the worker fetches by key
-    with work.local_files(session, config, job) as local:
+    with bot_files.local_files(session, config, job) as local:
         assert [Path(s["path"]).read_bytes() for s in local["seats"]] == [BOT_SOURCE] * 3
         assert {Path(s["path"]).parent for s in local["seats"]} == {Path(config["BOT_CACHE_DIR"])}
     assert job["seats"][0]["label"] == "alice/alice-bot v1"

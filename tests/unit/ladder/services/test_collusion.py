@@ -8,7 +8,8 @@ from sqlalchemy import select
 
 from ladder import create_app
 from ladder.models import User
-from ladder.services import accounts, collusion
+from ladder.queries import collusion
+from ladder.services import accounts
 from tests.unit.ladder import collusion_ladder
 from tests.unit.ladder.conftest import csrf_token
 

@@ -9,8 +9,8 @@ import random
 import pytest
 
 import engine
-from ladder.services import replays
-from ladder.services.replays import ReplayError
+from ladder.queries import replays
+from ladder.queries.replays import ReplayError
 
 
 def played(name: str, n: int, seed: int = 4) -> dict:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ladder.extensions import make_engine
 from ladder.models import Match, MatchState, Rating, utcnow
-from ladder.services import matches, throttle, work
+from ladder.services import infrastructure, matches, playing, scheduler, throttle
 from tests.unit.ladder.conftest import make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
@@ -106,8 +106,8 @@ def test_the_sweep_skips_a_match_another_sweep_is_releasing(session, config, eng
     match_id = new_match(session, config, two_bots(session, config))
     assert matches.start_match(session, match_id)
     lapsed = utcnow() + timedelta(seconds=1)  # as if LEASE_S had passed
-    release = lambda own: work.release_match(  # noqa: E731
-        own, config, match_id, work.WORKER_LOST, lapsed_before=lapsed
+    release = lambda own: playing.release_match(  # noqa: E731
+        own, config, match_id, infrastructure.WORKER_LOST, lapsed_before=lapsed
     )
     with holder(engine) as other:
         lock_match(other, match_id)
@@ -122,7 +122,9 @@ def test_the_sweep_leaves_a_match_handed_out_again_since_it_looked(session, conf
     match_id = new_match(session, config, two_bots(session, config))
     looked = utcnow() - timedelta(seconds=1)  # the sweep saw it lapsed, then...
     assert matches.start_match(session, match_id)  # ...a new worker started it
-    released = work.release_match(session, config, match_id, work.WORKER_LOST, lapsed_before=looked)
+    released = playing.release_match(
+        session, config, match_id, infrastructure.WORKER_LOST, lapsed_before=looked
+    )
     assert released is None
     assert state(session, match_id) == MatchState.RUNNING
 
@@ -133,7 +135,7 @@ def test_a_worker_releasing_its_own_match_waits_for_the_lock(session, config, en
     assert matches.start_match(session, match_id)
     with holder(engine) as other:
         lock_match(other, match_id)
-        own = Run(engine, lambda s: work.release_match(s, config, match_id, "lost Redis"))
+        own = Run(engine, lambda s: playing.release_match(s, config, match_id, "lost Redis"))
         assert not own.done_within(WAIT_S)
     assert own.value() == MatchState.QUEUED
 
@@ -171,7 +173,7 @@ def test_two_schedulers_at_once_fill_a_game_up_to_its_target_not_past_it(session
         throttle.lock(other, "schedule:toyrace")
         other.add(Match(game="toyrace", seed=1, players=2, options={}, ranked=True, state="queued"))
         other.flush()
-        second = Run(engine, lambda own: work.schedule_ladder(own, config, random.Random(1)))
+        second = Run(engine, lambda own: scheduler.schedule_ladder(own, config, random.Random(1)))
         assert not second.done_within(WAIT_S)
         other.commit()
     assert second.value() == []  # it counted the first scheduler's match
@@ -181,7 +183,7 @@ def test_a_scheduler_alone_still_fills_every_game(session, config):
     two_bots(session, config)
     two_bots(session, config, ("cat", "dan"))
     config["LADDER_IN_FLIGHT"] = 2
-    created = work.schedule_ladder(session, config, random.Random(2))
+    created = scheduler.schedule_ladder(session, config, random.Random(2))
     assert len(created) == 2
     in_flight = session.scalars(
         select(Match.id).where(Match.state == MatchState.QUEUED, Match.ranked)
@@ -189,7 +191,7 @@ def test_a_scheduler_alone_still_fills_every_game(session, config):
     assert sorted(in_flight) == sorted(created)
     session.execute(update(Match).values(state=MatchState.FINISHED))
     session.commit()
-    assert len(work.schedule_ladder(session, config, random.Random(3))) == 2
+    assert len(scheduler.schedule_ladder(session, config, random.Random(3))) == 2
 
 
 def test_two_schedulers_racing_seat_no_owner_twice_and_no_bot_twice(
@@ -203,7 +205,7 @@ def test_two_schedulers_racing_seat_no_owner_twice_and_no_bot_twice(
         user = make_user(session, name)
         for i in range(2):
             owner_of[make_active_bot(session, config, user, name=f"{name}-{i}").id] = name
-    draw = work.make_table
+    draw = scheduler.make_table
 
     def slow_draw(*args):
         table = draw(*args)
@@ -212,9 +214,9 @@ def test_two_schedulers_racing_seat_no_owner_twice_and_no_bot_twice(
 
     def schedule(own, start, seed):
         start.wait()
-        return work.schedule_ladder(own, config, random.Random(seed))
+        return scheduler.schedule_ladder(own, config, random.Random(seed))
 
-    monkeypatch.setattr(work, "make_table", slow_draw)
+    monkeypatch.setattr(scheduler, "make_table", slow_draw)
     config["LADDER_IN_FLIGHT"] = 50
     for seeds in ((1, 2), (3, 4)):
         start = threading.Barrier(2)

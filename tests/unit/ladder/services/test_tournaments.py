@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from ladder.errors import Conflict, Forbidden, ServiceError
 from ladder.models import (
     Match,
     MatchState,
@@ -13,8 +14,8 @@ from ladder.models import (
     TournamentMatch,
     TournamentState,
 )
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
-from ladder.services.errors import Conflict, Forbidden, ServiceError
 from tests.unit.ladder.conftest import make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
@@ -76,12 +77,12 @@ def test_lifecycle_round_robin_to_finished(session, config, staff, alice, bob, h
         tournaments.enter(session, alice, t.id, mine.bot_id)
     tournaments.start(session, config, staff, t.id)
     assert t.state == TournamentState.RUNNING
-    placed = tournaments.slots(session, t.id)
+    placed = tournament_queries.slots(session, t.id)
     assert placed and all(not m.ranked for m in placed.values())
     rounds = play_all(session, config, t.id)
     session.refresh(t)
     assert t.state == TournamentState.FINISHED and rounds >= 1
-    info = tournaments.detail(session, t)
+    info = tournament_queries.detail(session, t)
     assert sorted(s["rank"] for s in info["standings"]) == [1, 2, 3, 4]
     assert {s["bot"] for s in info["standings"]} == {"mine", "theirs", "house0", "house1"}
     assert all(s["matches"] > 0 for s in info["standings"])
@@ -91,7 +92,7 @@ def test_lifecycle_round_robin_to_finished(session, config, staff, alice, bob, h
     # No rating moved: tournament matches are unranked.
     after = {r.version_id: (r.mu, r.sigma, r.games) for r in session.scalars(select(Rating))}
     assert after == ratings_before
-    assert tournaments.bot_tournaments(session, mine.bot_id)[0]["rank"] in (1, 2, 3, 4)
+    assert tournament_queries.bot_tournaments(session, mine.bot_id)[0]["rank"] in (1, 2, 3, 4)
 
 
 def test_entry_is_frozen_at_the_version_entered(session, config, staff, alice, bob):
@@ -135,7 +136,7 @@ def test_swiss_rounds_are_scheduled_one_at_a_time(session, config, staff, house,
     for v in extra:
         tournaments.enter(session, alice, t.id, v.bot_id)
     tournaments.start(session, config, staff, t.id)
-    assert {key[0] for key in tournaments.slots(session, t.id)} == {1}
+    assert {key[0] for key in tournament_queries.slots(session, t.id)} == {1}
     assert tournaments.advance(session, config, t.id) == []  # nothing new before round 1 ends
     assert play_all(session, config, t.id) == 2
     session.refresh(t)
@@ -155,7 +156,7 @@ def test_elimination_bracket(session, config, staff, house, alice):
     tournaments.start(session, config, staff, t.id)
     play_all(session, config, t.id)
     session.refresh(t)
-    info = tournaments.detail(session, t)
+    info = tournament_queries.detail(session, t)
     assert t.state == TournamentState.FINISHED
     assert info["bracket"][-1]["final"] and info["bracket"][-1]["tables"][0]["places"]
 
@@ -168,7 +169,9 @@ def test_cancel_fails_unplayed_matches(session, config, staff, house):
     tournaments.start(session, config, staff, t.id)
     tournaments.cancel(session, staff, t.id)
     assert t.state == TournamentState.CANCELLED
-    assert {m.state for m in tournaments.slots(session, t.id).values()} == {MatchState.FAILED}
+    assert {m.state for m in tournament_queries.slots(session, t.id).values()} == {
+        MatchState.FAILED
+    }
     assert tournaments.advance(session, config, t.id) == []
 
 
@@ -178,7 +181,7 @@ def test_a_failed_match_counts_as_a_tie_and_the_tournament_goes_on(session, conf
     for v in house:
         tournaments.add_house_bot(session, config, staff, t.id, v.id)
     tournaments.start(session, config, staff, t.id)
-    first = next(iter(tournaments.slots(session, t.id).values()))
+    first = next(iter(tournament_queries.slots(session, t.id).values()))
     matches.fail_match(session, first.id, "3 attempts failed")
     play_all(session, config, t.id)
     session.refresh(t)
@@ -196,12 +199,12 @@ def test_a_worker_that_advances_on_a_stale_read_adds_nothing(session, config, st
     for v in house:
         tournaments.add_house_bot(session, config, staff, t.id, v.id)
     tournaments.start(session, config, staff, t.id)
-    before = dict(tournaments.slots(session, t.id))
+    before = dict(tournament_queries.slots(session, t.id))
     assert len(before) >= 2, "a round of several tables, so the clash comes at a flush"
     monkeypatch.setattr(tournaments, "slots", lambda _session, _tid: {})
     assert tournaments.advance(session, config, t.id) == []
     monkeypatch.undo()
-    assert tournaments.slots(session, t.id) == before
+    assert tournament_queries.slots(session, t.id) == before
     assert session.scalar(select(func.count()).select_from(Match)) == len(before)
 
 
@@ -211,8 +214,8 @@ def test_advance_is_idempotent(session, config, staff, house):
     for v in house:
         tournaments.add_house_bot(session, config, staff, t.id, v.id)
     tournaments.start(session, config, staff, t.id)
-    count = len(tournaments.slots(session, t.id))
+    count = len(tournament_queries.slots(session, t.id))
     assert tournaments.advance(session, config, t.id) == []
     assert tournaments.advance_running(session, config) == {}
-    assert len(tournaments.slots(session, t.id)) == count
+    assert len(tournament_queries.slots(session, t.id)) == count
     assert bots.get_version(session, house[0].id).state == "active"

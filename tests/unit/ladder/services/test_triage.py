@@ -9,9 +9,11 @@ import zipfile
 
 import pytest
 
+from ladder.errors import Conflict, Forbidden
 from ladder.models import BotVersion
-from ladder.services import matches, queries, replay_archive, triage, work
-from ladder.services.errors import Conflict, Forbidden
+from ladder.queries import boards as queries
+from ladder.queries import candidates, replay_archive
+from ladder.services import matches, triage
 from tests.unit.ladder.conftest import make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
@@ -49,7 +51,7 @@ def test_a_version_whose_last_five_ladder_matches_faulted_is_paused(session, con
     assert reason.startswith("its last 5 ladder matches all faulted (3 crash, 1 ")
     assert "1 timeout" in reason and "1 illegal" in reason
     assert f"match {last}, illegal: illegal on move 3" in reason
-    ids = [c.version_id for c in work.ladder_candidates(session, config, "toyrace")]
+    ids = [c.version_id for c in candidates.ladder_candidates(session, config, "toyrace")]
     assert crashing.id not in ids and three[1].id in ids
 
 

@@ -12,8 +12,10 @@ from sqlalchemy import select
 
 import engine
 from ladder import artifacts
+from ladder.broker import announce
 from ladder.models import BotVersion, Match, Rating, User, utcnow
-from ladder.services import matches, storage, work
+from ladder.queries import candidates
+from ladder.services import matches, playing, scheduler, storage, sweep, validation
 from ladder.services.house import house_files, seed_house_bots
 from tests.unit.ladder.conftest import make_active_bot, make_user
 
@@ -26,7 +28,7 @@ def three_owners(session, config):
 def test_schedule_fills_each_game_up_to_the_target_in_flight(session, config):
     versions = three_owners(session, config)
     config["LADDER_IN_FLIGHT"] = 2
-    created = work.schedule_ladder(session, config, random.Random(1))
+    created = scheduler.schedule_ladder(session, config, random.Random(1))
     # Three bots of three owners: one table of 2 or 3; the others are busy then.
     assert 1 <= len(created) <= 2
     match = session.get(Match, created[0])
@@ -41,16 +43,16 @@ def test_schedule_fills_each_game_up_to_the_target_in_flight(session, config):
 def test_schedule_creates_nothing_while_the_target_is_in_flight(session, config):
     three_owners(session, config)
     config["LADDER_IN_FLIGHT"] = 1
-    assert len(work.schedule_ladder(session, config, random.Random(2))) == 1
-    assert work.schedule_ladder(session, config, random.Random(3)) == []
+    assert len(scheduler.schedule_ladder(session, config, random.Random(2))) == 1
+    assert scheduler.schedule_ladder(session, config, random.Random(3)) == []
 
 
 def test_schedule_announces_each_match_to_the_workers(session, config):
     three_owners(session, config)
     announced = []
-    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
+    announce.listen(session, lambda kind, ident: announced.append((kind, ident)))
     config["LADDER_IN_FLIGHT"] = 1
-    created = work.schedule_ladder(session, config, random.Random(4))
+    created = scheduler.schedule_ladder(session, config, random.Random(4))
     assert announced == [("match", created[0])]
 
 
@@ -60,7 +62,7 @@ def test_house_bots_may_sit_at_several_tables(session, config):
     for name in ("r1", "r2", "r3"):
         make_active_bot(session, config, demo, name=name)
     config["LADDER_IN_FLIGHT"] = 3
-    created = work.schedule_ladder(session, config, random.Random(5))
+    created = scheduler.schedule_ladder(session, config, random.Random(5))
     assert len(created) == 3  # three house bots fill three tables at once
 
 
@@ -77,7 +79,7 @@ def test_the_scheduler_never_seats_one_owner_twice(session, config):
         for i in range(count):
             make_active_bot(session, config, user, name=f"{name}-{i}")
     config["LADDER_IN_FLIGHT"] = 10
-    created = work.schedule_ladder(session, config, random.Random(6))
+    created = scheduler.schedule_ladder(session, config, random.Random(6))
     # Each table takes at most one of ann's three bots and one of ben's, and scheduling
     # stops only once one of them has none free: three tables, whatever their sizes.
     assert len(created) == 3
@@ -91,9 +93,9 @@ def test_a_ladder_of_one_owner_waits_until_a_second_or_a_house_bot_comes(session
     for i in range(3):
         make_active_bot(session, config, ann, name=f"ann-{i}")
     config["LADDER_IN_FLIGHT"] = 4
-    assert work.schedule_ladder(session, config, random.Random(7)) == []
+    assert scheduler.schedule_ladder(session, config, random.Random(7)) == []
     make_active_bot(session, config, make_user(session, "demo"), name="house")
-    created = work.schedule_ladder(session, config, random.Random(8))
+    created = scheduler.schedule_ladder(session, config, random.Random(8))
     assert len(created) == 3  # the house bot is never busy; each of ann's bots plays once
     assert all(sorted(owners) == ["ann", "demo"] for owners in seated_owners(session, created))
 
@@ -105,9 +107,9 @@ def test_a_table_the_rows_show_breaks_the_owner_rule_is_not_stored(
     twins = [make_active_bot(session, config, ann, name=f"ann-{i}").id for i in range(2)]
     make_active_bot(session, config, make_user(session, "ben"), name="ben-bot")
     # As if matchmaking had been handed a list with ann's bots under two owners.
-    monkeypatch.setattr(work, "make_table", lambda *args: list(twins))
+    monkeypatch.setattr(scheduler, "make_table", lambda *args: list(twins))
     config["LADDER_IN_FLIGHT"] = 4
-    assert work.schedule_ladder(session, config, random.Random(9)) == []
+    assert scheduler.schedule_ladder(session, config, random.Random(9)) == []
     assert session.scalars(select(Match.id)).all() == []
     assert "broke the owner rule" in caplog.text
 
@@ -116,7 +118,7 @@ def test_retired_and_unrated_versions_are_not_candidates(session, config):
     versions = three_owners(session, config)
     session.get(BotVersion, versions[0].id).state = "retired"
     session.commit()
-    ids = {c.version_id for c in work.ladder_candidates(session, config, "toyrace")}
+    ids = {c.version_id for c in candidates.ladder_candidates(session, config, "toyrace")}
     assert ids == {versions[1].id, versions[2].id}
 
 
@@ -134,8 +136,8 @@ def test_a_running_match_without_a_lease_goes_back_to_the_queue(session, config)
     versions = three_owners(session, config)
     match_id = running_match(session, config, versions, started_ago_s=120)
     announced = []
-    config["DISPATCH"] = lambda kind, ident: announced.append((kind, ident))
-    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    announce.listen(session, lambda kind, ident: announced.append((kind, ident)))
+    again = sweep.requeue_stale(session, config, leased=lambda kind, ident: False)
     assert again["match"] == [match_id] and announced == [("match", match_id)]
     assert session.get(Match, match_id).state == "queued"
     # The next worker can claim it again.
@@ -145,7 +147,7 @@ def test_a_running_match_without_a_lease_goes_back_to_the_queue(session, config)
 def test_a_running_match_with_a_live_lease_is_left_alone(session, config):
     versions = three_owners(session, config)
     match_id = running_match(session, config, versions, started_ago_s=120)
-    again = work.requeue_stale(session, config, leased=lambda kind, ident: True)
+    again = sweep.requeue_stale(session, config, leased=lambda kind, ident: True)
     assert again == {"match": [], "validate": []}
     assert session.get(Match, match_id).state == "running"
 
@@ -153,7 +155,7 @@ def test_a_running_match_with_a_live_lease_is_left_alone(session, config):
 def test_a_just_started_match_gets_time_to_take_its_lease(session, config):
     versions = three_owners(session, config)
     match_id = running_match(session, config, versions, started_ago_s=1)
-    work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    sweep.requeue_stale(session, config, leased=lambda kind, ident: False)
     assert session.get(Match, match_id).state == "running"
 
 
@@ -162,7 +164,7 @@ def test_work_queued_too_long_is_announced_again(session, config, alice):
     match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
     session.get(Match, match.id).created_at = utcnow() - timedelta(hours=2)
     session.commit()
-    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    again = sweep.requeue_stale(session, config, leased=lambda kind, ident: False)
     assert again["match"] == [match.id]
     assert session.get(Match, match.id).state == "queued"
 
@@ -176,7 +178,7 @@ def test_a_validation_whose_worker_died_is_pending_again(session, config, alice)
     bots.start_validation(session, version.id)
     session.get(BotVersion, version.id).created_at = utcnow() - timedelta(minutes=5)
     session.commit()
-    again = work.requeue_stale(session, config, leased=lambda kind, ident: False)
+    again = sweep.requeue_stale(session, config, leased=lambda kind, ident: False)
     assert again["validate"] == [version.id]
     assert session.get(BotVersion, version.id).state == "pending"
 
@@ -184,8 +186,8 @@ def test_a_validation_whose_worker_died_is_pending_again(session, config, alice)
 def test_release_puts_only_running_work_back(session, config):
     versions = three_owners(session, config)
     match_id = running_match(session, config, versions, started_ago_s=0)
-    assert work.release_match(session, config, match_id, "test") == "queued"
-    assert work.release_match(session, config, match_id, "test") is None  # queued: nothing to do
+    assert playing.release_match(session, config, match_id, "test") == "queued"
+    assert playing.release_match(session, config, match_id, "test") is None  # queued: nothing to do
 
 
 def outcome(status="ok", error=None, stderr="", seat=0, players=3):
@@ -208,7 +210,7 @@ def outcome(status="ok", error=None, stderr="", seat=0, players=3):
 
 
 def test_validation_log_for_a_passing_bot():
-    ok, text = work.validation_log(
+    ok, text = validation.validation_log(
         [(2, outcome(stderr="thinking hard\n", seat=2)), (1, outcome(seat=1, players=5))], 2
     )
     assert ok
@@ -219,7 +221,7 @@ def test_validation_log_for_a_passing_bot():
 
 
 def test_validation_log_for_a_crashing_bot_shows_why_and_what_was_not_played():
-    ok, text = work.validation_log(
+    ok, text = validation.validation_log(
         [(2, outcome("crash", "exited with code 1", "Traceback ...\nKeyError: 'phase'", seat=2))],
         2,
     )
@@ -231,7 +233,7 @@ def test_validation_log_for_a_crashing_bot_shows_why_and_what_was_not_played():
 
 def test_validation_plays_the_smallest_and_largest_table_away_from_seat_0(session, config, alice):
     version = make_active_bot(session, config, alice, name="v", game="toyrace")
-    jobs = work.validation_jobs(version)
+    jobs = validation.validation_jobs(version)
     game = engine.get_game("toyrace")
     assert [(len(job["seats"]), seat) for seat, job in jobs] == [
         (game.min_players, game.min_players - 1),
@@ -253,7 +255,7 @@ def test_validation_plays_the_smallest_and_largest_table_away_from_seat_0(sessio
 )
 def test_every_real_game_validates_at_both_ends_of_its_player_range(game, plan):
     spec = engine.get_game(game)
-    got = work.validation_plan(game)
+    got = validation.validation_plan(game)
     assert got[0] == (spec.min_players, spec.min_players - 1)
     assert got[-1][0] == spec.max_players and got[-1][1] >= 1
     if plan is not None:
@@ -304,9 +306,9 @@ def test_a_stored_upload_that_cannot_be_staged_fails_validation_with_the_reason(
     corrupt_stored_file(session, config, version)
     # The file is refused while staging, before any bot process starts.
     config["UNSAFE_NO_SANDBOX"] = True
-    done = work.validate_version(session, config, version.id)
+    done = validation.validate_version(session, config, version.id)
     assert done.state == "failed" and "not a valid zip" in done.validation_log
-    assert work.validate_version(session, config, version.id) is None  # not validated twice
+    assert validation.validate_version(session, config, version.id) is None  # not validated twice
 
 
 def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config, alice, bob):
@@ -319,7 +321,7 @@ def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config
     match = matches.create_match(session, config, "toyrace", [broken.id, other.id], ranked=True)
     corrupt_stored_file(session, config, broken)
     config["UNSAFE_NO_SANDBOX"] = True
-    assert work.play_match(session, config, match.id) is None
+    assert playing.play_match(session, config, match.id) is None
     session.expire_all()
     failed = session.get(Match, match.id)
     assert failed.state == "failed"
@@ -329,7 +331,7 @@ def test_a_match_whose_stored_bot_cannot_be_staged_fails_unrated(session, config
     )
     assert failed.attempts == 1
     assert all(session.get(Rating, v.id).games == 0 for v in (broken, other))
-    assert work.play_match(session, config, match.id) is None  # a failed match is not replayed
+    assert playing.play_match(session, config, match.id) is None  # a failed match is not replayed
 
 
 def test_a_damaged_stored_file_is_refused_by_its_hash(session, config, alice):
@@ -339,7 +341,7 @@ def test_a_damaged_stored_file_is_refused_by_its_hash(session, config, alice):
     artifacts.store(config, session).put(version.file_key, b"PK\x03\x04 flipped bits")
     session.commit()
     config["UNSAFE_NO_SANDBOX"] = True
-    done = work.validate_version(session, config, version.id)
+    done = validation.validate_version(session, config, version.id)
     assert done.state == "failed" and "the stored copy is damaged" in done.validation_log
     assert not list(Path(config["BOT_CACHE_DIR"]).glob("*.zip"))  # nothing cached
 
@@ -353,7 +355,7 @@ def test_a_match_whose_stored_bot_is_missing_fails_with_the_reason(session, conf
     assert artifacts.store(config, session).delete(gone.file_key)
     session.commit()
     config["UNSAFE_NO_SANDBOX"] = True
-    assert work.play_match(session, config, match.id) is None
+    assert playing.play_match(session, config, match.id) is None
     session.expire_all()
     failed = session.get(Match, match.id)
     assert failed.state == "failed" and "ArtifactMissing" in failed.unrated_reason
@@ -375,5 +377,5 @@ def test_worker_fetches_each_bot_once_per_host(session, config, alice, bob, monk
         match = matches.create_match(
             session, config, "toyrace", [a.id, b.id], ranked=False, seed=seed
         )
-        assert work.play_match(session, config, match.id).state == "finished"
+        assert playing.play_match(session, config, match.id).state == "finished"
     assert sorted(fetched) == sorted([a.file_key, b.file_key])

@@ -16,6 +16,7 @@ import engine
 from ladder import settings as ladder_settings
 from ladder.extensions import app_settings
 from ladder.models import BotVersion, Match
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, matches, tournaments
 from ladder.web.api.openapi import document
 from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user, override_settings
@@ -39,7 +40,7 @@ def world(session, config, alice, bob):
     tournaments.enter(session, alice, cup.id, a.bot_id)
     tournaments.enter(session, bob, cup.id, b.bot_id)
     tournaments.start(session, config, alice, cup.id)
-    first = next(iter(tournaments.slots(session, cup.id).values()))
+    first = next(iter(tournament_queries.slots(session, cup.id).values()))
     matches.record_match(session, config, first.id, outcome_for(first, [2, 1]))
     _token, alice_token = accounts.create_token(session, alice, "tests")
     _token, bob_token = accounts.create_token(session, bob, "tests")

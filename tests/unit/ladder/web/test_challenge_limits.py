@@ -11,12 +11,13 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ladder.broker import announce
 from ladder.cli.processes import worker_command
+from ladder.errors import RateLimited
 from ladder.extensions import make_engine
 from ladder.jobs import celery_app
 from ladder.models import Match, User
-from ladder.services import accounts, matches, work
-from ladder.services.errors import RateLimited
+from ladder.services import accounts, matches, sweep
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 
@@ -124,7 +125,7 @@ def test_simultaneous_challenges_see_each_other(config, alice, bots):
 def test_challenges_go_to_a_queue_of_their_own(app, session, config, alice, bots):
     mine, theirs = bots
     sent = []
-    config["DISPATCH"] = lambda kind, ident: sent.append((kind, ident))
+    announce.listen(session, lambda kind, ident: sent.append((kind, ident)))
     challenge = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
     ladder = matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
     assert sent == [("challenge", challenge.id), ("match", ladder.id)]
@@ -142,6 +143,7 @@ def test_a_lost_challenge_is_sent_again_to_the_challenge_queue(session, config, 
     challenge = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
     ladder = matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
     sent = []
-    config.update(REQUEUE_AFTER_S=-1, DISPATCH=lambda kind, ident: sent.append((kind, ident)))
-    work.requeue_stale(session, config, lambda kind, ident: False)
+    config.update(REQUEUE_AFTER_S=-1)
+    announce.listen(session, lambda kind, ident: sent.append((kind, ident)))
+    sweep.requeue_stale(session, config, lambda kind, ident: False)
     assert sorted(sent) == [("challenge", challenge.id), ("match", ladder.id)]

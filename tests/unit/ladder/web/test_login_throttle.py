@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import func, select
 
 from ladder import create_app
+from ladder.errors import RateLimited
 from ladder.models import LoginFailure, utcnow
 from ladder.services import accounts
-from ladder.services.errors import RateLimited
 from tests.unit.ladder.conftest import csrf_token, make_user
 
 LIMITS = {

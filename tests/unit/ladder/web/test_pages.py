@@ -48,7 +48,7 @@ def test_markdown_headings_shift_under_the_page_heading_and_get_anchors():
 
 def test_markdown_keeps_folds_and_unlinks_repository_paths():
     html = markdown.render(
-        "<details><summary>The view</summary>\n\n```json\n{\"a\": 1}\n```\n\n</details>\n\n"
+        '<details><summary>The view</summary>\n\n```json\n{"a": 1}\n```\n\n</details>\n\n'
         "See [the digest](../shared/rules/manila.md) and [the site](https://example.org/).\n"
     )
     assert "<details><summary>The view</summary>" in html and "<pre><code>" in html

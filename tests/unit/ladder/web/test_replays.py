@@ -14,7 +14,8 @@ from werkzeug.test import encode_multipart
 
 import engine
 from ladder import artifacts
-from ladder.services import matches, replays
+from ladder.queries import replays
+from ladder.services import matches
 from tests.unit.ladder.conftest import login, make_active_bot
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 from tests.unit.ladder.services.test_replays import played

@@ -14,6 +14,7 @@ from werkzeug.test import encode_multipart
 
 import engine
 from ladder.models import BotVersion, Match
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
 from tests.unit.ladder.conftest import (
     BOT_SOURCE,
@@ -351,7 +352,7 @@ def test_a_tournament_table_of_one_owner_twice_is_marked_with_its_tournament(
     for user, name in ((alice, "a1"), (alice, "a2"), (bob, "b")):
         tournaments.enter(session, user, t.id, make_active_bot(session, config, user, name).bot_id)
     tournaments.start(session, config, staff, t.id)
-    [match] = tournaments.slots(session, t.id).values()
+    [match] = tournament_queries.slots(session, t.id).values()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert f'Unrated (<a href="/tournaments/{t.id}">tournament #{t.id}</a>)' in page
     assert "Unrated (challenge)" not in page

@@ -17,9 +17,9 @@ from ladder.cli import db as schema
 from ladder.cli import main
 from ladder.extensions import make_engine
 from ladder.models import BotVersion, Match, User, utcnow
+from ladder.queries.status import ladder_status
 from ladder.services import bots, matches
 from ladder.services.accounts import set_staff
-from ladder.services.status import ladder_status
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 
 FAULT = "Fault: act() raised ZeroDivisionError on move 2"
@@ -267,7 +267,7 @@ def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice, url, 
 # -- worker heartbeats ----------------------------------------------------------------------
 def test_a_heartbeat_names_its_workers_isolation():
     from ladder.jobs.heartbeat import beat_value
-    from ladder.services.status import _worker
+    from ladder.queries.status import _worker
 
     value = beat_value({"mode": "cgroup-v2", "warning": None}).encode()
     worker = _worker("deckhand@host", value)
@@ -276,7 +276,7 @@ def test_a_heartbeat_names_its_workers_isolation():
 
 
 def test_a_heartbeat_of_an_older_worker_is_a_bare_timestamp():
-    from ladder.services.status import _worker
+    from ladder.queries.status import _worker
 
     assert _worker("old@host", b"2026-11-30T10:00:00.123456") == {
         "name": "old@host",
@@ -288,7 +288,7 @@ def test_a_heartbeat_of_an_older_worker_is_a_bare_timestamp():
 
 
 def test_workers_on_signals_only_are_warned_about():
-    from ladder.services.status import isolation_warnings
+    from ladder.queries.status import isolation_warnings
 
     workers = [
         {"name": "a", "isolation": "cgroup-v1", "warning": None},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ladder.models import TournamentState
+from ladder.queries import tournaments as tournament_queries
 from ladder.services import matches, tournaments
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
@@ -51,12 +52,14 @@ def test_staff_create_open_house_start_and_owner_enter(client, session, config, 
     client.post(f"{url}/start", data={"csrf_token": csrf_token(client, url)})
     session.refresh(t)
     assert t.state == TournamentState.RUNNING
-    for match in tournaments.slots(session, t.id).values():
+    for match in tournament_queries.slots(session, t.id).values():
         matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
     tournaments.advance(session, config, t.id)
     page = client.get(url).get_data(as_text=True)
     assert "Standings" in page and "mine" in page and "house1" in page
-    assert f'href="/matches/{next(iter(tournaments.slots(session, t.id).values())).id}"' in page
+    assert (
+        f'href="/matches/{next(iter(tournament_queries.slots(session, t.id).values())).id}"' in page
+    )
     listing = client.get("/tournaments").get_data(as_text=True)
     assert "Winter cup" in listing
     bot_page = client.get(f"/bots/{mine.bot_id}").get_data(as_text=True)

@@ -24,8 +24,8 @@ from typing import Any
 
 import engine
 from engine.core import IllegalAction, State
-from ladder.services.errors import ServiceError
-from ladder.services.inputs import whole_number
+from ladder.errors import ServiceError
+from ladder.inputs import whole_number
 
 SPECTATOR = "spectator"
 DEFAULT_CHUNK = 200

@@ -16,8 +16,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ladder.errors import NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState
-from ladder.services.errors import NotFound
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
-from ladder.jobs import broker
+from ladder.broker import store as broker
 from ladder.models import (
     IN_FLIGHT,
     Bot,
@@ -28,8 +28,8 @@ from ladder.models import (
     utcnow,
     version_label,
 )
+from ladder.queries.candidates import ladder_candidates
 from ladder.ranking.matchmaking import open_seats
-from ladder.services.work import ladder_candidates
 
 log = logging.getLogger(__name__)
 

@@ -2,13 +2,13 @@
 
 Redis (REDIS_URL) is Celery's broker and also the ladder's own small store:
 leases on work in progress (`ladder.jobs.leases`) and the workers' heartbeats
-(`ladder.jobs.heartbeat`, read by the staff page). Like flaskr's `db.py`, this
-module owns the resource and its teardown, bound to an app by `init_app`, and
-nothing else imports `redis`:
+(`ladder.jobs.heartbeat`, read by the staff page). Nothing else imports `redis`,
+and this module imports neither Celery nor Flask: the services and queries
+below the task layer use its names, and the task layer binds a client to an app.
 
-- `client()`: the current app's long-lived client (one connection pool, made
-  on first use in each process and reused by every task), closed when a
-  worker process stops.
+- `AppClient`: one app's long-lived client (one connection pool, made on first
+  use in each process and reused by every task); the Celery app closes it when
+  a worker process stops (`ladder.jobs.celery_app`).
 - `quick(url)`: a new client that gives up after QUICK_TIMEOUT_S, for whoever
   must never stall on a dead broker (the status page, the heartbeat); its
   caller closes it.
@@ -16,11 +16,7 @@ nothing else imports `redis`:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import redis
-from celery.signals import worker_process_shutdown
-from flask import Flask, current_app
 
 Client = redis.Redis
 RedisError = redis.RedisError  # any failure of the broker: worth another attempt
@@ -60,18 +56,7 @@ def is_redis(url: str | None) -> bool:
     return (url or "").startswith(SCHEMES)
 
 
-def celery_settings(config: Mapping) -> dict:
-    """Celery's broker settings: REDIS_URL (else in memory: nothing is queued for real),
-    and how long Redis keeps a taken, unacknowledged message from other workers."""
-    return {
-        "broker_url": config.get("REDIS_URL") or "memory://",
-        "broker_transport_options": {
-            "visibility_timeout": config["TASK_TIME_LIMIT_S"] + VISIBILITY_MARGIN_S
-        },
-    }
-
-
-class _AppClient:
+class AppClient:
     """One app's long-lived client: made on first use in a process, closed with it."""
 
     def __init__(self, url: str | None) -> None:
@@ -89,19 +74,6 @@ class _AppClient:
         if self.client is not None:
             self.client.close()
             self.client = None
-
-
-def init_app(app: Flask) -> None:
-    """Bind REDIS_URL to `app`; its client is closed when a worker process stops."""
-    holder = _AppClient(app.config.get("REDIS_URL"))
-    app.extensions["ladder.broker"] = holder
-    # A weak reference: an app that is dropped (tests make many) takes its receiver along.
-    worker_process_shutdown.connect(holder.close)
-
-
-def client() -> Client:
-    """The current app's long-lived client (one connection pool per process)."""
-    return current_app.extensions["ladder.broker"].get()
 
 
 def quick(url: str) -> Client:

@@ -1,0 +1,46 @@
+"""A job's stored bot files on this host, and running the job with them.
+
+Validation and matches both run a job here: every stored bot is given a path in
+this host's bot cache first (`local_files`), then the runner plays it
+(`run_here`), so a bot that plays thousands of matches is fetched once per host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator, Mapping
+
+from sqlalchemy.orm import Session
+
+from ladder import artifacts
+from ladder.services.infrastructure import limits, unsafe
+from workers import BotCache, run_job
+
+
+@contextlib.contextmanager
+def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
+    """The job with each stored bot (a seat with a `key`) given a `path` on this host:
+    its file in this host's bot cache, fetched from the artifact store on a miss and
+    held (never evicted) until the block ends.
+
+    A bot that plays thousands of matches is thus fetched once per worker host; a
+    missing artifact raises ArtifactMissing, bytes that do not hash right a ValueError.
+    """
+    cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
+    store = artifacts.store(config, session)
+    with contextlib.ExitStack() as held:
+        seats = []
+        for seat in job["seats"]:
+            if "key" in seat:
+                fetch = functools.partial(store.get, seat["key"])
+                path = held.enter_context(cache.hold(seat["sha256"], seat["kind"], fetch))
+                seat = {**seat, "path": str(path)}
+            seats.append(seat)
+        yield {**job, "seats": seats}
+
+
+def run_here(session: Session, config: Mapping, job: dict) -> dict:
+    """Play `job` on this host with the ladder's limits, its stored bots staged first."""
+    with local_files(session, config, job) as local:
+        return run_job(local, limits(config), unsafe(config))

@@ -1,0 +1,97 @@
+"""Playing a queued match: the worker's entry point `play_match`, and putting a
+running match back in the queue or failing it for good (`release_match`).
+
+Plain functions of (session, config, id); the Celery tasks only call them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ladder.models import Match, MatchState
+from ladder.services import bot_files
+from ladder.services import matches as match_service
+from ladder.services.infrastructure import (
+    INFRASTRUCTURE,
+    NEVER,
+    TOO_LONG,
+    describe,
+    max_attempts,
+    tries,
+)
+
+log = logging.getLogger(__name__)
+
+
+# -- matches ------------------------------------------------------------------------
+def play_match(
+    session: Session,
+    config: Mapping,
+    match_id: int,
+    *,
+    too_long: tuple[type[BaseException], ...] = NEVER,
+) -> Match | None:
+    """Play a queued match and record it; None if it is not queued (taken or done) or failed.
+
+    `too_long`: the exceptions that mean the work ran out of time (from the task layer).
+    """
+    if not match_service.start_match(session, match_id):
+        return None
+    try:
+        job = match_service.match_job(session, config, match_id)
+        outcome = bot_files.run_here(session, config, job)
+        return match_service.record_match(session, config, match_id, outcome)
+    except too_long:
+        return _fail_match(session, match_id, TOO_LONG)
+    except INFRASTRUCTURE as exc:
+        if release_match(session, config, match_id, describe(exc)) == MatchState.FAILED:
+            return None
+        raise
+    except ValueError as exc:  # a stored file that cannot be staged, or a bad outcome
+        return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
+    except Exception as exc:  # a bug: playing it again would fail the same way
+        log.exception("match could not be played", extra={"match_id": match_id})
+        return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
+    except BaseException:  # the worker is stopping: the attempt counts all the same
+        release_match(session, config, match_id, "its worker was stopped")
+        raise
+
+
+def _fail_match(session: Session, match_id: int, reason: str) -> None:
+    session.rollback()
+    match_service.fail_match(session, match_id, reason)
+
+
+def release_match(
+    session: Session,
+    config: Mapping,
+    match_id: int,
+    reason: str,
+    *,
+    lapsed_before: datetime | None = None,
+) -> MatchState | None:
+    """Put a running match back in the queue, or fail it (unrated) after MAX_ATTEMPTS.
+
+    Decided with the match's row locked. The lapsed-lease sweep passes `lapsed_before`:
+    then only a match running since before it is released (not one handed out again
+    meanwhile), and one another sweep holds is skipped (FOR UPDATE SKIP LOCKED).
+    Returns its new state (queued or failed), None if it was not running.
+    """
+    session.rollback()
+    query = select(Match.attempts).where(Match.id == match_id, Match.state == MatchState.RUNNING)
+    if lapsed_before is not None:
+        query = query.where(Match.started_at < lapsed_before)
+    attempts = session.scalar(query.with_for_update(skip_locked=lapsed_before is not None))
+    if attempts is None:
+        session.rollback()
+        return None
+    if match_service.requeue_match(session, match_id, max_attempts(config)):
+        return MatchState.QUEUED
+    log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
+    failed = match_service.fail_match(session, match_id, f"{tries(attempts)}; the last: {reason}")
+    return MatchState.FAILED if failed else None

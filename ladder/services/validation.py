@@ -1,0 +1,211 @@
+"""Validating an uploaded version: the plan of short matches against house bots,
+playing them (the worker's entry point `validate_version`), the log its owner
+reads, and putting a validation back or failing it for good.
+
+Plain functions of (session, config, id); the Celery task only calls them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from ladder.errors import Conflict
+from ladder.models import Bot, BotVersion, User, VersionState
+from ladder.services import bot_files
+from ladder.services import bots as bot_service
+from ladder.services.infrastructure import (
+    INFRASTRUCTURE,
+    NEVER,
+    TOO_LONG,
+    describe,
+    max_attempts,
+    tries,
+)
+from workers import house_file, info
+
+log = logging.getLogger(__name__)
+
+
+# -- validation ---------------------------------------------------------------------
+def seat_info(version: BotVersion) -> dict:
+    """Who a stored version is, as every seat's `setup(info)["seats"]` shows it."""
+    bot = version.bot
+    return info.seat(bot.name, bot.owner.username, version.number)
+
+
+def house_seat(session: Session, config: Mapping, game: str, name: str) -> dict:
+    """House bot `name` as a ladder match seats it: the house account's, with the number
+    of its active version (the first, when the house bots are not seeded here)."""
+    owner = config.get("HOUSE_USER") or info.HOUSE_OWNER
+    number = session.scalar(
+        select(BotVersion.number)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .where(
+            User.username == owner,
+            Bot.game == game,
+            Bot.name == name,
+            BotVersion.state == VersionState.ACTIVE,
+        )
+        .order_by(BotVersion.number.desc())
+        .limit(1)
+    )
+    return info.house_seat(name, owner, number or info.HOUSE_VERSION)
+
+
+def validation_plan(game_name: str) -> list[tuple[int, int]]:
+    """(players, the new bot's seat) of each validation match.
+
+    The smallest table with the bot in its last seat, then the largest with the
+    bot in a middle seat: a bot that breaks only with five players, or only
+    away from seat 0, is caught before it reaches the ladder.
+    """
+    game = engine.get_game(game_name)
+    plan = [(game.min_players, game.min_players - 1)]
+    if game.max_players != game.min_players:
+        plan.append((game.max_players, max(1, (game.max_players - 1) // 2)))
+    return plan
+
+
+def validation_jobs(version: BotVersion, house: dict | None = None) -> list[tuple[int, dict]]:
+    """(the new bot's seat, job) for each validation match, against house `random` bots
+    seated as `house` (`house_seat`; by default the seeded house bot): a bot is told
+    who sits where exactly as in a ladder match."""
+    game = version.bot.game
+    house = {**(house or info.house_seat("random")), "path": str(house_file(game, "random"))}
+    jobs = []
+    for n, (players, mine) in enumerate(validation_plan(game)):
+        seats = []
+        for i in range(players):
+            if i == mine:
+                seats.append(
+                    {
+                        "seat": i,
+                        "label": version.label,
+                        "kind": version.kind,
+                        "sha256": version.sha256,
+                        "key": version.file_key,
+                        **seat_info(version),
+                    }
+                )
+            else:
+                seats.append({"seat": i, "label": f"{game}/random", **house})
+        job = {"game": game, "seed": version.id * 10 + n, "options": {}, "seats": seats}
+        jobs.append((mine, job))
+    return jobs
+
+
+def validation_log(results: list[tuple[int, dict]], planned: int) -> tuple[bool, str]:
+    """Did the bot play every validation match cleanly, and the log its owner reads.
+
+    `results` holds (the bot's seat, outcome) of the matches played, in order; the
+    matches after the first failure are not played (`planned` counts them all).
+    """
+    lines = []
+    for n, (seat, outcome) in enumerate(results, start=1):
+        status = outcome["statuses"][seat]
+        lines += [
+            f"Validation match {n} of {planned}: {outcome['game']}, {outcome['players']} players,"
+            f" seed {outcome['seed']}, your bot in seat {seat} against house random bots.",
+            f"Your bot: {status}, rank {outcome['ranks'][seat]}, score {outcome['scores'][seat]}.",
+        ]
+        if outcome["errors"][seat]:
+            lines.append(f"Fault: {outcome['errors'][seat]}")
+        stderr = (outcome["stderr"][seat] or "").strip()
+        lines.append("Its stderr (tail):" if stderr else "It wrote nothing to stderr.")
+        if stderr:
+            lines.append(stderr)
+        lines.append("")
+    ok = len(results) == planned and all(o["statuses"][seat] == "ok" for seat, o in results)
+    if not ok and len(results) < planned:
+        lines.append(f"The other {planned - len(results)} validation match(es) were not played.")
+    verdict = "passed: the bot is on the ladder" if ok else "failed"
+    lines.append(f"Validation {verdict}.")
+    return ok, "\n".join(lines)
+
+
+def not_run_log(reason: str) -> str:
+    """The log of a validation the ladder could not run (its fault, as far as it knows)."""
+    return (
+        f"Validation failed: the validation match could not be run ({reason}).\n"
+        "This is most likely a fault of the ladder, not of your bot;"
+        " upload the same file again to retry."
+    )
+
+
+def validate_version(
+    session: Session,
+    config: Mapping,
+    version_id: int,
+    *,
+    too_long: tuple[type[BaseException], ...] = NEVER,
+) -> BotVersion | None:
+    """Play the validation match and store the verdict; None if another worker has it.
+
+    `too_long`: the exceptions that mean the work ran out of time (from the task layer).
+    """
+    try:
+        version = bot_service.start_validation(session, version_id)
+    except Conflict:
+        return None  # validated already, or being validated by another worker
+    try:
+        planned = validation_jobs(version, house_seat(session, config, version.bot.game, "random"))
+        results = []
+        for seat, job in planned:
+            outcome = bot_files.run_here(session, config, job)
+            results.append((seat, outcome))
+            if outcome["statuses"][seat] != "ok":
+                break
+        ok, text = validation_log(results, len(planned))
+    except ValueError as exc:  # the stored file cannot be staged: the upload's fault
+        return _fail_validation(session, version_id, f"Validation failed: {exc}")
+    except too_long:
+        return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
+    except INFRASTRUCTURE as exc:
+        if release_version(session, config, version_id, describe(exc)) == VersionState.FAILED:
+            return session.get(BotVersion, version_id)
+        raise
+    except Exception as exc:  # a bug: running it again would fail the same way
+        log.exception("validation could not be run", extra={"version_id": version_id})
+        return _fail_validation(session, version_id, not_run_log(describe(exc)))
+    except BaseException:  # the worker is stopping: the attempt counts all the same
+        release_version(session, config, version_id, "its worker was stopped")
+        raise
+    return bot_service.finish_validation(session, version_id, ok, text)
+
+
+def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion | None:
+    session.rollback()
+    try:
+        return bot_service.finish_validation(session, version_id, False, text)
+    except Conflict:
+        return None  # finished meanwhile (its lease lapsed and another worker took it)
+
+
+def release_version(
+    session: Session, config: Mapping, version_id: int, reason: str, *, sweep: bool = False
+) -> VersionState | None:
+    """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
+
+    Decided with its row locked; the `sweep` skips a row another sweep holds.
+    Returns its new state (pending or failed), None if it was not being validated.
+    """
+    session.rollback()
+    attempts = session.scalar(
+        select(BotVersion.attempts)
+        .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
+        .with_for_update(skip_locked=sweep)
+    )
+    if attempts is None:
+        session.rollback()
+        return None
+    if bot_service.requeue_validation(session, version_id, max_attempts(config)):
+        return VersionState.PENDING
+    text = not_run_log(f"{tries(attempts)}; the last: {reason}")
+    log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})
+    return VersionState.FAILED if _fail_validation(session, version_id, text) else None
