@@ -38,7 +38,7 @@ def import_command() -> None:
     engine = make_engine(found.database_url)
     try:
         with Session(engine) as session:
-            store = artifacts.store(found.as_config(), session)
+            store = artifacts.store(found, session)
             report = import_files(session, store, found.upload_dir, found.replay_dir)
     finally:
         engine.dispose()

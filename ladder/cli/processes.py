@@ -193,7 +193,7 @@ def seed(env: dict) -> tuple[str, str]:
     app = create_app({"DATABASE_URL": url})
     with app.app_context():
         try:
-            seed_house_bots(db.session, app.config, password)
+            seed_house_bots(db.session, app_settings(app), password)
         except ServiceError as exc:  # the house name is held by another account
             raise click.ClickException(str(exc)) from None
         name = app_settings(app).house_user

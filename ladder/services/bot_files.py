@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from sqlalchemy.orm import Session
 
 from ladder import artifacts
 from ladder.services.infrastructure import limits, unsafe
+from ladder.settings import Settings
 from workers import BotCache, run_job
 
 
 @contextlib.contextmanager
-def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
+def local_files(session: Session, settings: Settings, job: dict) -> Iterator[dict]:
     """The job with each stored bot (a seat with a `key`) given a `path` on this host:
     its file in this host's bot cache, fetched from the artifact store on a miss and
     held (never evicted) until the block ends.
@@ -27,8 +28,8 @@ def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
     A bot that plays thousands of matches is thus fetched once per worker host; a
     missing artifact raises ArtifactMissing, bytes that do not hash right a ValueError.
     """
-    cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
-    store = artifacts.store(config, session)
+    cache = BotCache(settings.bot_cache_dir, settings.bot_cache_bytes)
+    store = artifacts.store(settings, session)
     with contextlib.ExitStack() as held:
         seats = []
         for seat in job["seats"]:
@@ -40,7 +41,7 @@ def local_files(session: Session, config: Mapping, job: dict) -> Iterator[dict]:
         yield {**job, "seats": seats}
 
 
-def run_here(session: Session, config: Mapping, job: dict) -> dict:
+def run_here(session: Session, settings: Settings, job: dict) -> dict:
     """Play `job` on this host with the ladder's limits, its stored bots staged first."""
-    with local_files(session, config, job) as local:
-        return run_job(local, limits(config), unsafe(config))
+    with local_files(session, settings, job) as local:
+        return run_job(local, limits(settings), unsafe(settings))

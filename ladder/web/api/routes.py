@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 import engine
 from ladder.errors import ServiceError
@@ -122,10 +122,10 @@ def bot_replays(bot_id: int):
     limit = int_arg("limit", replay_archive.DEFAULT_LIMIT, 1, replay_archive.MAX_LIMIT)
     since = _since_arg()
     found_entries = replay_archive.entries(db.session, found.id, version, since, limit)
-    config, session = current_app.config, db.session
+    settings, session = app_settings(), db.session
 
     def load(match_id: int) -> bytes:
-        return matches.replay_bytes(session, config, matches.get_match(session, match_id))
+        return matches.replay_bytes(session, settings, matches.get_match(session, match_id))
 
     chunks = replay_archive.stream(found_entries, load, found.name)
     name = replay_archive.archive_name(found.name, found.id)
@@ -162,7 +162,7 @@ def upload():
         raise TooLarge(f"the file is larger than the limit of {limit:,} bytes")
     created = bots.upload_version(
         db.session,
-        current_app.config,
+        app_settings(),
         user,
         request.form.get("game", ""),
         request.form.get("name", ""),
@@ -192,7 +192,7 @@ def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
     # The stored bytes as they are: gzipped JSON (NotFound, 404, without one).
     return Response(
-        matches.replay_bytes(db.session, current_app.config, found),
+        matches.replay_bytes(db.session, app_settings(), found),
         mimetype=_download_type("application/gzip"),
         headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
     )
@@ -213,7 +213,7 @@ def challenge():
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ServiceError("seed must be an integer")
     started = matches.create_challenge(
-        db.session, current_app.config, user, version_id, opponents, seed=seed
+        db.session, app_settings(), user, version_id, opponents, seed=seed
     )
     return jsonify(queries.match_detail(db.session, started)), 201
 

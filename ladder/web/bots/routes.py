@@ -6,7 +6,6 @@ import io
 
 from flask import (
     Blueprint,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -54,7 +53,7 @@ def upload():
         try:
             version = bots.upload_version(
                 db.session,
-                current_app.config,
+                app_settings(),
                 current_user,
                 form.game.data,
                 form.name.data,
@@ -142,6 +141,6 @@ def resume(version_id: int):
 @login_required
 def download(version_id: int):
     version = bots.get_version(db.session, version_id)
-    data = bots.version_file(db.session, current_app.config, current_user, version)
+    data = bots.version_file(db.session, app_settings(), current_user, version)
     name = f"{version.bot.name}-v{version.number}.{version.kind}"
     return send_file(io.BytesIO(data), as_attachment=True, download_name=name)

@@ -77,7 +77,7 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    data = matches.replay_bytes(db.session, current_app.config, found)  # 404 without one
+    data = matches.replay_bytes(db.session, app_settings(), found)  # 404 without one
     return send_file(
         io.BytesIO(data),
         mimetype="application/gzip",
@@ -105,7 +105,7 @@ def challenge():
     try:
         started = matches.create_challenge(
             db.session,
-            current_app.config,
+            app_settings(),
             current_user,
             version.id,
             list(form.opponents.data),
