@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 import engine
 from ladder.broker import announce
 from ladder.cli.processes import worker_command
+from ladder.extensions import app_settings
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
@@ -79,7 +80,7 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
         from ladder.extensions import db
 
         accounts.register(db.session, "alice", "correct horse")
-        seed_house_bots(db.session, ladder.app.config)
+        seed_house_bots(db.session, app_settings(ladder.app))
     client.post("/login", data={"username": "alice", "password": "correct horse"})
     page = client.post(
         "/bots/upload",
@@ -125,7 +126,7 @@ def active_version(live, user_name, name, source, game="manila"):
         user = accounts.register(db.session, user_name, "correct horse")
         with announce.quiet(db.session):  # set up by hand: not sent to validation
             version = bots.upload_version(
-                db.session, live.app.config, user, game, name, "bot.py", source
+                db.session, app_settings(live.app), user, game, name, "bot.py", source
             )
         bots.start_validation(db.session, version.id)
         bots.finish_validation(db.session, version.id, True, "set up by the test")
@@ -136,7 +137,7 @@ def house_versions(live, game):
     with live.app.app_context():
         from ladder.extensions import db
 
-        seed_house_bots(db.session, live.app.config)  # announces nothing
+        seed_house_bots(db.session, app_settings(live.app))  # announces nothing
     with live.session() as s:
         return s.scalars(
             select(BotVersion.id)
@@ -153,7 +154,7 @@ def test_a_failing_bot_ends_failed_with_its_log(ladder):
 
         user = accounts.register(db.session, "bob", "correct horse")
         version = bots.upload_version(
-            db.session, ladder.app.config, user, "manila", "buggy", "bot.py", CRASHING_BOT
+            db.session, app_settings(ladder.app), user, "manila", "buggy", "bot.py", CRASHING_BOT
         )
     wait_until(lambda: version_state(ladder, version.id) == "failed", 60, "a failed validation")
     with ladder.session() as s:
@@ -172,7 +173,7 @@ def create_ranked(live, game, version_ids, seed=None):
         from ladder.extensions import db
 
         return matches.create_match(
-            db.session, live.app.config, game, version_ids, ranked=True, seed=seed
+            db.session, app_settings(live.app), game, version_ids, ranked=True, seed=seed
         ).id
 
 

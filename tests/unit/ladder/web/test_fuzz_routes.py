@@ -25,7 +25,7 @@ from ladder import settings as ladder_settings
 from ladder.extensions import make_engine
 from ladder.models import UserSession
 from ladder.services import accounts, matches, tournaments
-from tests.unit.ladder.conftest import make_active_bot, make_user
+from tests.unit.ladder.conftest import Overrides, make_active_bot, make_user
 from tests.unit.ladder.services.test_bots_and_matches import outcome_for
 from tests.unit.ladder.web.test_replays import stored_match
 
@@ -77,7 +77,8 @@ def site(tmp_path_factory, migrated_template):
     tmp = tmp_path_factory.mktemp("fuzz")
     shutil.copy(migrated_template, tmp / "ladder.sqlite3")
     env = {"LADDER_VAR": str(tmp), "SECRET_KEY": "fuzz"}
-    config = ladder_settings.Settings.from_env(env).as_config()
+    config = Overrides()
+    config.update(ladder_settings.Settings.from_env(env).as_config())
     config.update(
         TESTING=True,
         WTF_CSRF_ENABLED=False,
