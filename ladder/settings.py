@@ -243,7 +243,7 @@ class Settings:
     ) -> Settings:
         """A copy with the settings `overrides` names by their upper-case keys.
 
-        Keys that are not settings (TESTING, WTF_CSRF_ENABLED, DISPATCH) are not
+        Keys that are not settings (TESTING, WTF_CSRF_ENABLED, SERVER_NAME) are not
         ours and are skipped. A key that nearly spells a setting's key, or that is a
         setting's environment variable rather than its key (COOKIE_SECURE), is a
         ValueError unless `others` knows it (the app passes Flask's own keys); a

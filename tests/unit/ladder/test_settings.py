@@ -144,7 +144,7 @@ def test_settings_are_frozen():
 
 def test_overrides_take_upper_case_keys_and_skip_what_is_not_a_setting():
     base = Settings()
-    changed = base.with_overrides({"LADDER_IN_FLIGHT": 2, "TESTING": True, "DISPATCH": None})
+    changed = base.with_overrides({"LADDER_IN_FLIGHT": 2, "TESTING": True, "SERVER_NAME": "x"})
     assert changed.ladder_in_flight == 2 and base.ladder_in_flight == 4
     assert changed == dataclasses.replace(base, ladder_in_flight=2)
     assert base.with_overrides(base.as_config()) == base
