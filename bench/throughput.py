@@ -44,7 +44,7 @@ from ladder import create_app
 from ladder.broker import announce
 from ladder.cli.db import upgrade
 from ladder.cli.processes import free_port, start_redis, stop, worker_command
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import Bot, BotVersion, Match
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
@@ -78,7 +78,7 @@ def prepare(url: str, var: Path, redis_url: str) -> tuple[Flask, list[int]]:
             "REPLAY_DIR": str(var / "replays"),
         }
     )
-    quiet = app.config
+    quiet = app_settings(app)
     table = ("random", "greedy", "random-2", "greedy-2")
     with app.app_context():
         announce.listen(db.session, None)  # set up by hand: nothing is sent to workers
@@ -141,7 +141,7 @@ def one_run(workers: int, count: int, url: str) -> Run:
             with app.app_context():
                 send = announce.listen_to(db.session)  # the Celery app's sender
                 announce.listen(db.session, None)  # queued first, then sent all at once
-                quiet = app.config
+                quiet = app_settings(app)
                 queued = [
                     matches.create_match(db.session, quiet, "manila", ids, ranked=True, seed=n).id
                     for n in range(count)

@@ -13,12 +13,13 @@ pure), `tournaments` (schedules and standings, pure), `artifacts`, `models`,
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
-from flask import Flask, current_app
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ladder import settings
-from ladder.extensions import csrf, db, login_manager
+from ladder.extensions import app_settings, csrf, db, login_manager, use_settings
+from ladder.settings import KEYS, Settings
 
 # Scripts and styles only from the site's own files, never inline (scripts set
 # styles through the DOM, which a policy does not restrict); no <base> may move
@@ -36,29 +37,36 @@ def _security_headers(response):
     response.headers.setdefault("Referrer-Policy", "same-origin")
     if response.mimetype == "text/html":
         response.headers.setdefault("Content-Security-Policy", CSP)
-    if current_app.config.get("SESSION_COOKIE_SECURE"):
+    if app_settings().session_cookie_secure:
         response.headers.setdefault("Strict-Transport-Security", HSTS)
     return response
 
 
-def create_app(config: dict | None = None) -> Flask:
-    """Build the web app: settings from the environment, then `config` on top."""
+def create_app(config: Mapping[str, object] | None = None) -> Flask:
+    """Build the web app: settings from the environment, then `config` on top.
+
+    `config` holds upper-case keys: the settings' (`Settings.with_overrides`, which
+    refuses a misspelt one) and Flask's or its extensions' own (TESTING,
+    WTF_CSRF_ENABLED), which go to app.config as they are.
+    """
     app = Flask(__name__)
+    overrides = dict(config or {})
     env = dict(os.environ)
-    if config and config.get("SECRET_KEY"):
-        env["SECRET_KEY"] = config["SECRET_KEY"]  # no need to make var/secret_key then
-    app.config.from_mapping(settings.from_env(env))
-    if config:
-        app.config.from_mapping(config)
+    if overrides.get("SECRET_KEY"):
+        env["SECRET_KEY"] = str(overrides["SECRET_KEY"])  # no need to make var/secret_key then
+    found = Settings.from_env(env).with_overrides(overrides, others=app.config)
+    use_settings(app, found)
+    app.config.from_mapping({key: value for key, value in overrides.items() if key not in KEYS})
     # Anything larger than a bot file plus its form is refused before it is read (413).
     if app.config.get("MAX_CONTENT_LENGTH") is None:
-        app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BOT_BYTES"] + 64 * 1024
+        app.config["MAX_CONTENT_LENGTH"] = found.max_bot_bytes + 64 * 1024
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
 
-    hops = int(app.config.get("PROXY_HOPS") or 0)
+    hops = found.proxy_hops
     if hops:
         # The client's address and scheme come from the proxies' X-Forwarded-* headers.
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # as Flask's docs do
+        # Flask documents wrapping wsgi_app so; mypy sees a method assigned.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
         )
     app.after_request(_security_headers)

@@ -9,6 +9,10 @@ from psycopg.types.string import StrDumperUnknown
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from ladder.settings import Settings
+
+# Where an app keeps its Settings (`use_settings`, `app_settings`).
+SETTINGS = "ladder.settings"
 # Schemes as people write them (libpq, Heroku) and the driver we install for them.
 _DRIVERLESS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg"}
 
@@ -65,11 +69,24 @@ def _nul_free_text(dbapi_connection, _record) -> None:
     dbapi_connection.adapters.register_dumper(str, NulFreeStrDumper)
 
 
+def use_settings(app: Flask, settings: Settings) -> None:
+    """Give `app` its settings: kept whole for `app_settings`, and mirrored into
+    app.config under their upper-case keys for Flask and its extensions."""
+    app.extensions[SETTINGS] = settings
+    app.config.from_mapping(settings.as_config())
+
+
+def app_settings(app: Flask | None = None) -> Settings:
+    """The settings of `app` (default: the current app), for views, tasks and commands."""
+    found: Settings = (current_app if app is None else app).extensions[SETTINGS]
+    return found
+
+
 class Database:
     """One engine per app and one session per app context (closed at teardown)."""
 
     def init_app(self, app: Flask) -> None:
-        engine = make_engine(app.config["DATABASE_URL"])
+        engine = make_engine(app_settings(app).database_url)
         app.extensions["ladder.db"] = sessionmaker(engine, expire_on_commit=False)
         app.teardown_appcontext(self._close)
 

@@ -1,8 +1,13 @@
 """Settings for the ladder, read once from the environment, and the log format.
 
-One flat mapping of upper-case keys (Flask's config style). `create_app`
-takes a dict of overrides, which is how tests point the app at a temporary
-database and directories.
+`Settings` is one frozen object: each field is one setting, with its type, its
+default and the environment variable it is read from (`Settings.from_env`).
+The app keeps its Settings (`ladder.extensions.app_settings()`); services take
+it as a parameter and read attributes. `app.config` gets the same values under
+upper-case keys (`Settings.as_config`), which is what Flask and its extensions
+read (SECRET_KEY, SESSION_COOKIE_SECURE) and how `create_app` takes overrides:
+`create_app({"DATABASE_URL": ..., "LADDER_IN_FLIGHT": 2})`, the way tests point
+the app at a temporary database and directories (`Settings.with_overrides`).
 
 Logs are structured: one JSON object a line on stderr, from the web and the
 workers alike (`configure_logging`, called first by each process's entry
@@ -12,6 +17,8 @@ point). `log.info("match played", extra={"match_id": 7})` becomes one line like
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import json
 import logging
 import os
@@ -19,11 +26,21 @@ import re
 import secrets
 import sys
 import time
+import types
+import typing
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
+
+from ladder.ranking.ratings import OPEN_PLAY_TAU
+from workers.info import HOUSE_OWNER
 
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var"
 ARTIFACT_STORES = ("database", "directory")  # the first is the default
+
+T = TypeVar("T")
 
 
 def _secret_key(var: Path) -> str:
@@ -39,117 +56,275 @@ def _secret_key(var: Path) -> str:
     return path.read_text().strip()
 
 
-def _int(env: dict, name: str, default: int) -> int:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
+# -- reading one variable ---------------------------------------------------------------
+# Each parser gets the variable's name and its value, never empty: an unset or empty
+# variable leaves the setting at its default.
+def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _optional_text(name: str, raw: str) -> str | None:
+    return raw
+
+
+def _int(name: str, raw: str) -> int:
     try:
         return int(raw)
     except ValueError:
         raise ValueError(f"environment variable {name} must be an integer, not {raw!r}") from None
 
 
-def _choice(env: dict, name: str, choices: tuple[str, ...]) -> str:
-    """One of `choices` (the first by default); anything else is an error at start."""
-    raw = env.get(name) or choices[0]
-    if raw not in choices:
-        allowed = " or ".join(repr(c) for c in choices)
-        raise ValueError(f"environment variable {name} must be {allowed}, not {raw!r}")
-    return raw
+def _float(name: str, raw: str) -> float:
+    return float(raw)
 
 
-def database_url(env: dict | None = None) -> str:
-    """DATABASE_URL, else a SQLite file under var/."""
-    env = os.environ if env is None else env
-    var = Path(env.get("LADDER_VAR", VAR))
-    return env.get("DATABASE_URL") or f"sqlite:///{var / 'ladder.sqlite3'}"
+def _flag(name: str, raw: str) -> bool:
+    return raw in ("1", "true", "yes")
 
 
-def from_env(env: dict | None = None) -> dict:
-    """The ladder's settings from `env` (default: os.environ)."""
-    env = dict(os.environ if env is None else env)
-    var = Path(env.get("LADDER_VAR", VAR))
-    return {
-        "SECRET_KEY": env.get("SECRET_KEY") or _secret_key(var),
-        "DATABASE_URL": database_url(env),
-        # Where uploaded bots and replays are kept: "database" (the blobs table, so a
-        # worker host needs only DATABASE_URL and REDIS_URL) or "directory" (files
-        # under ARTIFACT_DIR, which every host must then share). See ladder.artifacts.
-        "ARTIFACT_STORE": _choice(env, "ARTIFACT_STORE", ARTIFACT_STORES),
-        "ARTIFACT_DIR": env.get("ARTIFACT_DIR") or str(var / "artifacts"),
-        # A worker's own copies of the bot files it played, by content hash, evicted
-        # least recently used first past BOT_CACHE_BYTES.
-        "BOT_CACHE_DIR": env.get("BOT_CACHE_DIR") or str(var / "bot-cache"),
-        "BOT_CACHE_BYTES": _int(env, "BOT_CACHE_BYTES", 256 * 1024 * 1024),
-        # Legacy only: where replays and uploads were kept before the artifact store.
-        # Nothing writes here any more; `ladder artifacts import` reads them once.
-        "REPLAY_DIR": env.get("REPLAY_DIR") or str(var / "replays"),
-        "UPLOAD_DIR": env.get("UPLOAD_DIR") or str(var / "uploads"),
-        "STARTER_DIR": env.get("STARTER_DIR") or str(ROOT / "bots" / "starter"),
-        # A bot file (.py or .zip as uploaded) and what a zip may unpack to.
-        "MAX_BOT_BYTES": _int(env, "MAX_BOT_BYTES", 512 * 1024),
-        "MAX_UNZIPPED_BYTES": _int(env, "MAX_UNZIPPED_BYTES", 8 * 1024 * 1024),
-        "MAX_ZIP_FILES": _int(env, "MAX_ZIP_FILES", 200),
-        # Uploads per user per rolling hour, web and API together; refused ones count too.
-        "UPLOADS_PER_HOUR": _int(env, "UPLOADS_PER_HOUR", 20),
-        "PAGE_SIZE": _int(env, "PAGE_SIZE", 50),
-        # Failed logins allowed per rolling window before further tries are refused (429).
-        "LOGIN_WINDOW_S": _int(env, "LOGIN_WINDOW_S", 900),
-        "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS": _int(
-            env, "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5
-        ),
-        "LOGIN_FAILURES_PER_ADDRESS": _int(env, "LOGIN_FAILURES_PER_ADDRESS", 20),
-        "LOGIN_FAILURES_PER_ACCOUNT": _int(env, "LOGIN_FAILURES_PER_ACCOUNT", 50),
-        # Accounts registered (tries with a valid name and password) per address per hour.
-        "REGISTRATIONS_PER_HOUR": _int(env, "REGISTRATIONS_PER_HOUR", 10),
-        # Challenges a user may start per rolling hour, and have queued or running at once.
-        "CHALLENGES_PER_HOUR": _int(env, "CHALLENGES_PER_HOUR", 25),
-        "CHALLENGES_IN_FLIGHT": _int(env, "CHALLENGES_IN_FLIGHT", 25),
-        # The house account (`ladder house`); nobody may register this name in any case.
-        "HOUSE_USER": env.get("HOUSE_USER") or "demo",
-        # Reverse proxies in front of the site whose X-Forwarded-* headers are trusted
-        # (0: none). Set it behind nginx, or every login would share the proxy's address.
-        "PROXY_HOPS": _int(env, "PROXY_HOPS", 0),
-        # Set COOKIE_SECURE=1 behind HTTPS so the session cookie is never sent in clear.
-        "SESSION_COOKIE_SECURE": env.get("COOKIE_SECURE", "") in ("1", "true", "yes"),
-        # TrueSkill dynamics factor for open play (tournaments use 0).
-        "OPEN_PLAY_TAU": float(env.get("OPEN_PLAY_TAU") or 0.05),
-        # The broker. Without it nothing is queued: work waits in the database.
-        "REDIS_URL": env.get("REDIS_URL") or None,
-        # Ladder matches the scheduler keeps queued or running, per game.
-        "LADDER_IN_FLIGHT": _int(env, "LADDER_IN_FLIGHT", 4),
-        # Seconds between scheduler runs (Celery beat).
-        "SCHEDULE_EVERY_S": _int(env, "SCHEDULE_EVERY_S", 5),
-        # A worker holds a lease on the match it plays, refreshed while it runs;
-        # work whose lease lapsed (its worker died) is handed out again.
-        "LEASE_S": _int(env, "LEASE_S", 30),
-        # Queued work older than this is sent to the queue again (a lost message).
-        "REQUEUE_AFTER_S": _int(env, "REQUEUE_AFTER_S", 600),
-        # Times a match or a validation is started before it ends `failed` with the
-        # last reason (unrated, its bots free again): a worker that dies mid-match,
-        # an infrastructure error or a time-out each use one.
-        "MAX_ATTEMPTS": _int(env, "MAX_ATTEMPTS", 3),
-        # Crash triage: a version whose last N ladder matches all faulted is paused from
-        # matchmaking until its owner resumes it (0: never pause).
-        "PAUSE_AFTER_FAULTS": _int(env, "PAUSE_AFTER_FAULTS", 5),
-        # Hard limit on one task; a match that takes longer is failed, unrated.
-        "TASK_TIME_LIMIT_S": _int(env, "TASK_TIME_LIMIT_S", 1800),
-        # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".
-        "BOT_LIMITS": _limits(env.get("BOT_LIMITS", "")),
-        # Development only: run bots without bubblewrap (prints a warning).
-        "UNSAFE_NO_SANDBOX": env.get("UNSAFE_NO_SANDBOX", "") in ("1", "true", "yes"),
-    }
+def _choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    """One of `choices`; anything else is an error at start."""
+
+    def parse(name: str, raw: str) -> str:
+        if raw not in choices:
+            allowed = " or ".join(repr(c) for c in choices)
+            raise ValueError(f"environment variable {name} must be {allowed}, not {raw!r}")
+        return raw
+
+    return parse
 
 
-def _limits(raw: str) -> dict:
-    """`name=value,name=value` into a dict of ints (checked later by Limits.from_dict)."""
+def _limits(name: str, raw: str) -> Mapping[str, int]:
+    """`name=value,name=value` into a mapping of ints (checked later by Limits.from_dict)."""
     out = {}
     for part in filter(None, (p.strip() for p in raw.split(","))):
-        name, sep, value = part.partition("=")
+        key, sep, value = part.partition("=")
         if not sep or not re.fullmatch(r"[0-9]+", value.strip()):
             raise ValueError(f"BOT_LIMITS wants name=integer pairs, not {part!r}")
-        out[name.strip()] = int(value)
-    return out
+        out[key.strip()] = int(value)
+    return types.MappingProxyType(out)
+
+
+@dataclass(frozen=True)
+class Variable:
+    """How a field is read from the environment: its variable, its parser, and for a
+    default that lives under LADDER_VAR, how to make it from that folder."""
+
+    name: str
+    parse: Callable[[str, str], Any]
+    under_var: Callable[[Path], Any] | None = None
+
+
+def _setting(
+    env: str,
+    default: T,
+    parse: Callable[[str, str], T],
+    under_var: Callable[[Path], T] | None = None,
+) -> T:
+    # Typed as the default, so mypy checks default and parser against the field's type.
+    return field(default=default, metadata={"env": Variable(env, parse, under_var)})
+
+
+def _folder(env: str, name: str) -> str:
+    """A folder setting whose default is `name` under LADDER_VAR (var/ in the checkout)."""
+    return _setting(env, str(VAR / name), _text, lambda var: str(var / name))
+
+
+def _database_url(var: Path) -> str:
+    return f"sqlite:///{var / 'ladder.sqlite3'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every setting of the ladder, with its default; `from_env` reads them.
+
+    A field's key is its name in upper case (`LEASE_S` for `lease_s`), the name
+    app.config and `with_overrides` use; `_setting` names the environment variable
+    it is read from, the key but for COOKIE_SECURE. `Settings()` is the defaults
+    for this checkout's var/, without a secret key (`from_env` makes one).
+    """
+
+    # Signs sessions and forms (default: one made once under LADDER_VAR).
+    secret_key: str = field(
+        default="", repr=False, metadata={"env": Variable("SECRET_KEY", _text, _secret_key)}
+    )
+    # The database (default: a SQLite file under LADDER_VAR).
+    database_url: str = _setting("DATABASE_URL", _database_url(VAR), _text, _database_url)
+    # Where uploaded bots and replays are kept: "database" (the blobs table, so a
+    # worker host needs only DATABASE_URL and REDIS_URL) or "directory" (files
+    # under ARTIFACT_DIR, which every host must then share). See ladder.artifacts.
+    artifact_store: str = _setting("ARTIFACT_STORE", ARTIFACT_STORES[0], _choice(ARTIFACT_STORES))
+    artifact_dir: str = _folder("ARTIFACT_DIR", "artifacts")
+    # A worker's own copies of the bot files it played, by content hash, evicted
+    # least recently used first past BOT_CACHE_BYTES.
+    bot_cache_dir: str = _folder("BOT_CACHE_DIR", "bot-cache")
+    bot_cache_bytes: int = _setting("BOT_CACHE_BYTES", 256 * 1024 * 1024, _int)
+    # Legacy only: where replays and uploads were kept before the artifact store.
+    # Nothing writes here any more; `ladder artifacts import` reads them once.
+    replay_dir: str = _folder("REPLAY_DIR", "replays")
+    upload_dir: str = _folder("UPLOAD_DIR", "uploads")
+    # The starter bots the site offers for download, one folder per game.
+    starter_dir: str = _setting("STARTER_DIR", str(ROOT / "bots" / "starter"), _text)
+    # A bot file (.py or .zip as uploaded) and what a zip may unpack to.
+    max_bot_bytes: int = _setting("MAX_BOT_BYTES", 512 * 1024, _int)
+    max_unzipped_bytes: int = _setting("MAX_UNZIPPED_BYTES", 8 * 1024 * 1024, _int)
+    max_zip_files: int = _setting("MAX_ZIP_FILES", 200, _int)
+    # Uploads per user per rolling hour, web and API together; refused ones count too.
+    uploads_per_hour: int = _setting("UPLOADS_PER_HOUR", 20, _int)
+    # Rows per page in lists and in the API.
+    page_size: int = _setting("PAGE_SIZE", 50, _int)
+    # Failed logins allowed per rolling window before further tries are refused (429).
+    login_window_s: int = _setting("LOGIN_WINDOW_S", 900, _int)
+    login_failures_per_account_and_address: int = _setting(
+        "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5, _int
+    )
+    login_failures_per_address: int = _setting("LOGIN_FAILURES_PER_ADDRESS", 20, _int)
+    login_failures_per_account: int = _setting("LOGIN_FAILURES_PER_ACCOUNT", 50, _int)
+    # Accounts registered (tries with a valid name and password) per address per hour.
+    registrations_per_hour: int = _setting("REGISTRATIONS_PER_HOUR", 10, _int)
+    # Challenges a user may start per rolling hour, and have queued or running at once.
+    challenges_per_hour: int = _setting("CHALLENGES_PER_HOUR", 25, _int)
+    challenges_in_flight: int = _setting("CHALLENGES_IN_FLIGHT", 25, _int)
+    # The house account (`ladder house`); nobody may register this name in any case.
+    house_user: str = _setting("HOUSE_USER", HOUSE_OWNER, _text)
+    # Reverse proxies in front of the site whose X-Forwarded-* headers are trusted
+    # (0: none). Set it behind nginx, or every login would share the proxy's address.
+    proxy_hops: int = _setting("PROXY_HOPS", 0, _int)
+    # Set COOKIE_SECURE=1 behind HTTPS so the session cookie is never sent in clear.
+    session_cookie_secure: bool = _setting("COOKIE_SECURE", False, _flag)
+    # TrueSkill dynamics factor for open play (tournaments use 0).
+    open_play_tau: float = _setting("OPEN_PLAY_TAU", OPEN_PLAY_TAU, _float)
+    # The broker. Without it nothing is queued: work waits in the database.
+    redis_url: str | None = _setting("REDIS_URL", None, _optional_text)
+    # Ladder matches the scheduler keeps queued or running, per game.
+    ladder_in_flight: int = _setting("LADDER_IN_FLIGHT", 4, _int)
+    # Seconds between scheduler runs (Celery beat).
+    schedule_every_s: int = _setting("SCHEDULE_EVERY_S", 5, _int)
+    # A worker holds a lease on the match it plays, refreshed while it runs;
+    # work whose lease lapsed (its worker died) is handed out again.
+    lease_s: int = _setting("LEASE_S", 30, _int)
+    # Queued work older than this is sent to the queue again (a lost message).
+    requeue_after_s: int = _setting("REQUEUE_AFTER_S", 600, _int)
+    # Times a match or a validation is started before it ends `failed` with the
+    # last reason (unrated, its bots free again): a worker that dies mid-match,
+    # an infrastructure error or a time-out each use one.
+    max_attempts: int = _setting("MAX_ATTEMPTS", 3, _int)
+    # Crash triage: a version whose last N ladder matches all faulted is paused from
+    # matchmaking until its owner resumes it (0: never pause).
+    pause_after_faults: int = _setting("PAUSE_AFTER_FAULTS", 5, _int)
+    # Hard limit on one task; a match that takes longer is failed, unrated.
+    task_time_limit_s: int = _setting("TASK_TIME_LIMIT_S", 1800, _int)
+    # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".
+    bot_limits: Mapping[str, int] = field(
+        default_factory=lambda: types.MappingProxyType({}),
+        metadata={"env": Variable("BOT_LIMITS", _limits)},
+    )
+    # Development only: run bots without bubblewrap (prints a warning).
+    unsafe_no_sandbox: bool = _setting("UNSAFE_NO_SANDBOX", False, _flag)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The ladder's settings from `env` (default: os.environ).
+
+        An unset or empty variable leaves its setting at the default; a value that
+        does not parse is a ValueError naming the variable.
+        """
+        env = dict(os.environ if env is None else env)
+        var = Path(env.get("LADDER_VAR", VAR))
+        read = {}
+        for f in dataclasses.fields(cls):
+            value = _read(f, env, var)
+            if value is not dataclasses.MISSING:
+                read[f.name] = value
+        return cls(**read)
+
+    def with_overrides(
+        self, overrides: Mapping[str, object], others: Collection[str] = ()
+    ) -> Settings:
+        """A copy with the settings `overrides` names by their upper-case keys.
+
+        Keys that are not settings (TESTING, WTF_CSRF_ENABLED, SERVER_NAME) are not
+        ours and are skipped. A key that nearly spells a setting's key, or that is a
+        setting's environment variable rather than its key (COOKIE_SECURE), is a
+        ValueError unless `others` knows it (the app passes Flask's own keys); a
+        value of the wrong type for its setting is a TypeError.
+        """
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            name = key.lower()
+            if key in KEYS:
+                if not _fits(value, _HINTS[name]):
+                    wanted = getattr(_HINTS[name], "__name__", _HINTS[name])
+                    raise TypeError(f"setting {key} wants {wanted}, not {value!r}")
+                if isinstance(value, Mapping):
+                    value = types.MappingProxyType(dict(value))
+                changes[name] = value
+            elif key not in others:
+                _refuse_a_misspelt_key(key)
+        return dataclasses.replace(self, **changes)
+
+    def as_config(self) -> dict[str, Any]:
+        """Every setting under its upper-case key, as app.config holds them."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name.upper()] = dict(value) if isinstance(value, Mapping) else value
+        return out
+
+    @classmethod
+    def variables(cls) -> dict[str, str]:
+        """Environment variable -> the attribute it sets, for every field."""
+        return {f.metadata["env"].name: f.name for f in dataclasses.fields(cls)}
+
+
+_HINTS = typing.get_type_hints(Settings)
+# The upper-case keys of the settings, as in app.config and `create_app`'s overrides.
+KEYS = frozenset(name.upper() for name in _HINTS)
+
+
+def _read(f: dataclasses.Field, env: Mapping[str, str], var: Path) -> Any:
+    """The field's value from `env`, or MISSING for the class default."""
+    variable: Variable = f.metadata["env"]
+    raw = env.get(variable.name)
+    if raw:
+        return variable.parse(variable.name, raw)
+    if variable.under_var is not None:
+        return variable.under_var(var)
+    return dataclasses.MISSING
+
+
+def _fits(value: object, hint: Any) -> bool:
+    """Whether `value` may stand in a field typed `hint` (an int for a float, too)."""
+    if typing.get_origin(hint) is types.UnionType:
+        return any(_fits(value, arm) for arm in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if isinstance(value, bool) and hint is not bool:
+        return False
+    if hint is float:
+        return isinstance(value, int | float)
+    return isinstance(value, typing.get_origin(hint) or hint)
+
+
+def _refuse_a_misspelt_key(key: str) -> None:
+    variables = Settings.variables()
+    if key in variables:
+        raise ValueError(
+            f"{key} is an environment variable: the setting is {variables[key].upper()}"
+        )
+    close = difflib.get_close_matches(key.upper(), sorted(KEYS), n=1, cutoff=0.8)
+    if close:
+        raise ValueError(f"unknown setting {key}: did you mean {close[0]}?")
+
+
+def database_url(env: Mapping[str, str] | None = None) -> str:
+    """DATABASE_URL, else a SQLite file under LADDER_VAR (var/ in the checkout)."""
+    env = os.environ if env is None else env
+    var = Path(env.get("LADDER_VAR", VAR))
+    return _read(_FIELDS["database_url"], env, var)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 
 
 # -- logs ---------------------------------------------------------------------------

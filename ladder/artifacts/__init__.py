@@ -1,6 +1,6 @@
 """Artifacts: uploaded bot files and replays, kept by key in one store every host reaches.
 
-Callers get a store from `store(config, session)` and use only the
+Callers get a store from `store(settings, session)` and use only the
 `ArtifactStore` protocol (put, get, exists, size, delete); which backend answers
 is the ARTIFACT_STORE setting:
 
@@ -16,14 +16,12 @@ would not change. What keys look like is the callers' business
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from sqlalchemy.orm import Session
 
 from ladder.artifacts.database import DatabaseStore
 from ladder.artifacts.directory import DirectoryStore
 from ladder.artifacts.interface import ArtifactMissing, ArtifactStore, check_key
-from ladder.settings import ARTIFACT_STORES
+from ladder.settings import ARTIFACT_STORES, Settings
 
 __all__ = [
     "ARTIFACT_STORES",
@@ -36,14 +34,14 @@ __all__ = [
 ]
 
 
-def store(config: Mapping, session: Session | None = None) -> ArtifactStore:
+def store(settings: Settings, session: Session | None = None) -> ArtifactStore:
     """The store the settings name. The database store works in `session` (required then)."""
-    kind = config.get("ARTIFACT_STORE") or ARTIFACT_STORES[0]
+    kind = settings.artifact_store
     if kind == "database":
         if session is None:
             raise ValueError("the database artifact store needs a session")
         return DatabaseStore(session)
     if kind == "directory":
-        return DirectoryStore(config["ARTIFACT_DIR"])
+        return DirectoryStore(settings.artifact_dir)
     allowed = " or ".join(repr(k) for k in ARTIFACT_STORES)
     raise ValueError(f"ARTIFACT_STORE must be {allowed}, not {kind!r}")

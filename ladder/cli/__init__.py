@@ -103,13 +103,14 @@ def house() -> None:
     """Create the demo account and its house bots (after `ladder db upgrade`)."""
     from ladder import create_app
     from ladder.errors import ServiceError
+    from ladder.extensions import app_settings
     from ladder.extensions import db as database
     from ladder.services.house import seed_house_bots
 
     app = create_app()
     with app.app_context():
         try:
-            created = seed_house_bots(database.session, app.config)
+            created = seed_house_bots(database.session, app_settings(app))
         except ServiceError as exc:  # the house name is held by another account
             raise click.ClickException(str(exc)) from None
     click.echo(f"house bots created: {', '.join(created) or 'none (all there)'}")

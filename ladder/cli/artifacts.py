@@ -12,9 +12,10 @@ from __future__ import annotations
 import click
 from sqlalchemy.orm import Session
 
-from ladder import artifacts, settings
+from ladder import artifacts
 from ladder.artifacts.legacy import import_files
 from ladder.extensions import make_engine
+from ladder.settings import Settings
 
 SHOWN = 20  # problems listed by name; the rest are counted
 
@@ -33,15 +34,15 @@ def import_command() -> None:
     skips what is stored already (safe to run again), deletes nothing, and exits
     1 while any file is missing or damaged.
     """
-    config = settings.from_env()
-    engine = make_engine(config["DATABASE_URL"])
+    found = Settings.from_env()
+    engine = make_engine(found.database_url)
     try:
         with Session(engine) as session:
-            store = artifacts.store(config, session)
-            report = import_files(session, store, config["UPLOAD_DIR"], config["REPLAY_DIR"])
+            store = artifacts.store(found, session)
+            report = import_files(session, store, found.upload_dir, found.replay_dir)
     finally:
         engine.dispose()
-    click.echo(f"into the {config['ARTIFACT_STORE']} store:")
+    click.echo(f"into the {found.artifact_store} store:")
     click.echo("  " + report.bots.line("bot files"))
     click.echo("  " + report.replays.line("replays"))
     problems = [

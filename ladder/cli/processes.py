@@ -177,7 +177,7 @@ def seed(env: dict) -> tuple[str, str]:
     upgrade(url)
     from ladder import create_app
     from ladder.errors import ServiceError
-    from ladder.extensions import db
+    from ladder.extensions import app_settings, db
     from ladder.services.house import seed_house_bots
 
     var = Path(env.get("LADDER_VAR", settings.VAR))
@@ -193,10 +193,10 @@ def seed(env: dict) -> tuple[str, str]:
     app = create_app({"DATABASE_URL": url})
     with app.app_context():
         try:
-            seed_house_bots(db.session, app.config, password)
+            seed_house_bots(db.session, app_settings(app), password)
         except ServiceError as exc:  # the house name is held by another account
             raise click.ClickException(str(exc)) from None
-        name = app.config.get("HOUSE_USER", "demo")
+        name = app_settings(app).house_user
     return name, password
 
 

@@ -57,13 +57,13 @@ def collusion(game: str, alpha: float, as_json: bool) -> None:
     """Pairs of owners whose results together beat their ratings in GAME's rated matches."""
     from ladder import create_app
     from ladder.cli.options import check_game
-    from ladder.extensions import db
+    from ladder.extensions import app_settings, db
     from ladder.queries import collusion as check
 
     check_game(game)
     app = create_app()
     with app.app_context():
-        report = check.examine(db.session, app.config, game, alpha=alpha)
+        report = check.examine(db.session, app_settings(app), game, alpha=alpha)
     if as_json:
         click.echo(json.dumps(check.as_json(report)))
         return

@@ -20,15 +20,15 @@ from ladder.tournaments.model import FORMATS
 
 
 def _in_app(work: Callable):
-    """Run `work(session, config)` inside the app, service errors as clean CLI errors."""
+    """Run `work(session, settings)` inside the app, service errors as clean CLI errors."""
     from ladder import create_app
     from ladder.errors import ServiceError
-    from ladder.extensions import db
+    from ladder.extensions import app_settings, db
 
     app = create_app()
     with app.app_context():
         try:
-            return work(db.session, app.config)
+            return work(db.session, app_settings(app))
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
 
@@ -87,9 +87,9 @@ def add(tournament_id: int, version_ids: tuple[int, ...], by: str):
     """Enter house bot versions (owned by HOUSE_USER)."""
     from ladder.services import tournaments
 
-    def work(s, config):
+    def work(s, settings):
         for version_id in version_ids:
-            tournaments.add_house_bot(s, config, _staff(s, by), tournament_id, version_id)
+            tournaments.add_house_bot(s, settings, _staff(s, by), tournament_id, version_id)
 
     _in_app(work)
     click.echo(f"added {len(version_ids)} house bot(s) to tournament {tournament_id}")

@@ -10,8 +10,6 @@ a worker process stops.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from celery import Celery, Task
 from celery.signals import worker_process_shutdown
 from flask import Flask, current_app
@@ -24,6 +22,8 @@ from ladder.broker.announce import (
     SENDER,
     TOURNAMENT_QUEUE,
 )
+from ladder.extensions import app_settings
+from ladder.settings import Settings
 
 __all__ = ["QUEUES", "TASKS", "celery_init_app", "celery_settings", "client"]
 
@@ -37,13 +37,13 @@ TASKS = {
 EXTENSION = "ladder.broker"  # app.extensions key: the app's store.AppClient
 
 
-def celery_settings(config: Mapping) -> dict:
+def celery_settings(settings: Settings) -> dict:
     """Celery's broker settings: REDIS_URL (else in memory: nothing is queued for real),
     and how long Redis keeps a taken, unacknowledged message from other workers."""
     return {
-        "broker_url": config.get("REDIS_URL") or "memory://",
+        "broker_url": settings.redis_url or "memory://",
         "broker_transport_options": {
-            "visibility_timeout": config["TASK_TIME_LIMIT_S"] + store.VISIBILITY_MARGIN_S
+            "visibility_timeout": settings.task_time_limit_s + store.VISIBILITY_MARGIN_S
         },
     }
 
@@ -61,11 +61,12 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
-    holder = store.AppClient(app.config.get("REDIS_URL"))
+    settings = app_settings(app)
+    holder = store.AppClient(settings.redis_url)
     app.extensions[EXTENSION] = holder
     # A weak reference: an app that is dropped (tests make many) takes its receiver along.
     worker_process_shutdown.connect(holder.close)
-    redis = celery_settings(app.config)
+    redis = celery_settings(settings)
     celery = Celery(app.name, task_cls=FlaskTask, broker=redis["broker_url"])
     celery.conf.update(
         task_ignore_result=True,
@@ -84,12 +85,12 @@ def celery_init_app(app: Flask) -> Celery:
         worker_hijack_root_logger=False,
         # A task past its soft limit is told so (and fails its match, unrated);
         # the hard limit kills a worker child that ignores it.
-        task_soft_time_limit=app.config["TASK_TIME_LIMIT_S"],
-        task_time_limit=app.config["TASK_TIME_LIMIT_S"] + 30,
+        task_soft_time_limit=settings.task_time_limit_s,
+        task_time_limit=settings.task_time_limit_s + 30,
         beat_schedule={
             "schedule-ladder": {
                 "task": "ladder.schedule",
-                "schedule": float(app.config["SCHEDULE_EVERY_S"]),
+                "schedule": float(settings.schedule_every_s),
             },
         },
         timezone="UTC",
@@ -104,7 +105,7 @@ def celery_init_app(app: Flask) -> Celery:
     celery.steps["worker"].add(WorkerHeartbeat)
     celery.set_default()
     app.extensions["celery"] = celery
-    if app.config.get("REDIS_URL"):
+    if settings.redis_url:
 
         def send(kind: str, ident: int) -> None:
             celery.send_task(TASKS[kind], args=[ident])

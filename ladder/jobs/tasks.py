@@ -15,10 +15,9 @@ import random
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
-from flask import current_app
 
 from ladder.errors import Conflict
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.jobs.celery_app import client
 from ladder.jobs.leases import Leases
 from ladder.models import MatchState, VersionState
@@ -46,7 +45,7 @@ RETRY = {
 
 
 def _leases() -> Leases:
-    return Leases(client(), current_app.config["LEASE_S"])
+    return Leases(client(), app_settings().lease_s)
 
 
 @shared_task(name="ladder.validate_version", acks_late=True, **RETRY)
@@ -55,7 +54,7 @@ def validate_version(version_id: int) -> str:
     with _leases().hold("validate", version_id):
         try:
             version = validation.validate_version(
-                db.session, current_app.config, version_id, too_long=TOO_LONG_ERRORS
+                db.session, app_settings(), version_id, too_long=TOO_LONG_ERRORS
             )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
             db.session.rollback()
@@ -75,7 +74,7 @@ def play_match(match_id: int) -> str:
     with _leases().hold("match", match_id):
         try:
             match = playing.play_match(
-                db.session, current_app.config, match_id, too_long=TOO_LONG_ERRORS
+                db.session, app_settings(), match_id, too_long=TOO_LONG_ERRORS
             )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
             db.session.rollback()
@@ -93,7 +92,7 @@ def play_tournament_match(match_id: int) -> str:
     state = play_match.run(match_id)
     tournament_id = tournament_queries.tournament_of_match(db.session, match_id)
     if tournament_id is not None:
-        tournament_service.advance(db.session, current_app.config, tournament_id)
+        tournament_service.advance(db.session, app_settings(), tournament_id)
     return state
 
 
@@ -106,11 +105,11 @@ def play_challenge_match(match_id: int) -> str:
 @shared_task(name="ladder.schedule", **RETRY)
 def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
-    config = current_app.config
+    settings = app_settings()
     leases = _leases()
-    again = sweep.requeue_stale(db.session, config, leases.held)
-    created = scheduler.schedule_ladder(db.session, config, random.Random())
-    rounds = tournament_service.advance_running(db.session, config)
+    again = sweep.requeue_stale(db.session, settings, leases.held)
+    created = scheduler.schedule_ladder(db.session, settings, random.Random())
+    rounds = tournament_service.advance_running(db.session, settings)
     if created or rounds or any(again.values()):
         extra = {"new_matches": created, "requeued": again, "tournaments": rounds}
         log.info("scheduled", extra=extra)

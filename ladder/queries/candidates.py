@@ -4,18 +4,17 @@ page reads them to say which games are waiting for owners.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Rating, User, VersionState
 from ladder.ranking.matchmaking import Candidate
+from ladder.settings import Settings
 
 
-def ladder_candidates(session: Session, config: Mapping, game: str) -> list[Candidate]:
+def ladder_candidates(session: Session, settings: Settings, game: str) -> list[Candidate]:
     """Every active, rated version of `game` that is not paused, as matchmaking sees it."""
-    house = config.get("HOUSE_USER", "demo")
+    house = settings.house_user
     rows = session.execute(
         select(BotVersion.id, Bot.owner_id, Rating.mu, Rating.sigma, Rating.games, User.username)
         .join(Bot, BotVersion.bot_id == Bot.id)

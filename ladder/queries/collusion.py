@@ -21,7 +21,6 @@ its rating before it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import combinations, pairwise
@@ -31,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat, MatchState, User, version_label
 from ladder.ranking import collusion
+from ladder.settings import Settings
 
 SAME_ADDRESS_WINDOW = timedelta(hours=24)
 OWNERS = "owners"
@@ -173,7 +173,7 @@ def _matches(session: Session, game: str, since: datetime | None) -> dict[int, d
 
 def examine(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     game: str,
     alpha: float = collusion.ALPHA,
     since: datetime | None = None,
@@ -183,7 +183,7 @@ def examine(
     tested and corrected for their number; `Report.flagged` are the pairs to look at."""
     groups = owner_groups(session)
     names = dict(session.execute(select(User.id, User.username)).all())
-    house = config.get("HOUSE_USER") or "demo"
+    house = settings.house_user
     gathered = _matches(session, game, since)
     pairs: dict[tuple, PairReport] = {}
     for match_id, match in gathered.items():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
@@ -30,6 +29,7 @@ from ladder.models import (
 )
 from ladder.queries.candidates import ladder_candidates
 from ladder.ranking.matchmaking import open_seats
+from ladder.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +38,13 @@ REASON_CHARS = 200
 NO_BROKER = "no broker configured (REDIS_URL is not set)"
 
 
-def ladder_status(session: Session, config: Mapping, now: datetime | None = None) -> dict:
+def ladder_status(session: Session, settings: Settings, now: datetime | None = None) -> dict:
     """A plain dict of the ladder's health (see the staff page for what each part means)."""
     now = now or utcnow()
-    depth, note = queue_depth(config.get("REDIS_URL"))
+    url = settings.redis_url
+    depth, note = queue_depth(url)
     # Ask for workers only when Redis answered: a second dead connection would stall.
-    workers = workers_seen(config["REDIS_URL"]) if depth is not None else []
+    workers = workers_seen(url) if url and depth is not None else []
     hour_ago = now - timedelta(hours=1)
     return {
         "generated_at": _iso(now),
@@ -52,7 +53,7 @@ def ladder_status(session: Session, config: Mapping, now: datetime | None = None
         "workers": workers,
         "isolation_warnings": isolation_warnings(workers),
         "in_flight": in_flight(session),
-        "waiting": waiting_for_owners(session, config),
+        "waiting": waiting_for_owners(session, settings),
         "failures_last_hour": failures_since(session, hour_ago),
         "finished": {
             "last_hour": finished_since(session, hour_ago),
@@ -143,13 +144,13 @@ def in_flight(session: Session) -> dict[str, dict[str, int]]:
     return dict(sorted(counts.items()))
 
 
-def waiting_for_owners(session: Session, config: Mapping) -> dict[str, dict]:
+def waiting_for_owners(session: Session, settings: Settings) -> dict[str, dict]:
     """The games whose ladder cannot fill even its smallest table under the owner rule
     (`ranking.matchmaking`), so no rated match is made: how many seats its owners and
     house bots could fill, how many are needed, and a line saying so."""
     waiting = {}
     for name in engine.game_names():
-        candidates = ladder_candidates(session, config, name)
+        candidates = ladder_candidates(session, settings, name)
         seats, needed = open_seats(candidates), engine.get_game(name).min_players
         if seats >= needed:
             continue

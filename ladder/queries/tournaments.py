@@ -29,6 +29,7 @@ from ladder.models import (
     active_version,
     valid_id,
 )
+from ladder.settings import Settings
 from ladder.tournaments.model import Entrant, Result
 from ladder.tournaments.tournament import Tournament as Core
 from workers import SeatStatus
@@ -45,7 +46,7 @@ def get_tournament(session: Session, tournament_id: int) -> Tournament:
     return found
 
 
-def house_choices(session: Session, config: Mapping, tournament: Tournament) -> list[BotVersion]:
+def house_choices(session: Session, settings: Settings, tournament: Tournament) -> list[BotVersion]:
     """Active house versions of the tournament's game not yet entered."""
     entered = {e.bot_id for e in tournament.entrants}
     rows = session.scalars(
@@ -54,7 +55,7 @@ def house_choices(session: Session, config: Mapping, tournament: Tournament) -> 
         .join(User, Bot.owner_id == User.id)
         .where(
             Bot.game == tournament.game,
-            User.username == config.get("HOUSE_USER", "demo"),
+            User.username == settings.house_user,
             BotVersion.state == VersionState.ACTIVE,
             Bot.retired_at.is_(None),
         )

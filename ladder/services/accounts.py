@@ -12,7 +12,7 @@ import functools
 import hashlib
 import re
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
@@ -25,6 +25,7 @@ from ladder.inputs import visible
 from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, utcnow
 from ladder.services import throttle
 from ladder.services.common_passwords import COMMON
+from ladder.settings import Settings
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 MIN_PASSWORD = 8
@@ -32,11 +33,6 @@ MAX_PASSWORD = 200
 TOKEN_PREFIX = "tw_"
 # The house account's name when HOUSE_USER does not say: nobody else may register it.
 HOUSE_USER = "demo"
-# Settings that cap failed logins per window: one account from one address,
-# one address over all accounts, one account over all addresses.
-LOGIN_LIMIT_PAIR = "LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS"
-LOGIN_LIMIT_ADDRESS = "LOGIN_FAILURES_PER_ADDRESS"
-LOGIN_LIMIT_ACCOUNT = "LOGIN_FAILURES_PER_ACCOUNT"
 REGISTRATION_WINDOW = timedelta(hours=1)
 # A session unused this long is over; its last use is stored at most this often.
 SESSION_IDLE = timedelta(days=30)
@@ -104,7 +100,7 @@ def register(
 
 def register_from(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     username: str,
     password: str,
     address: str | None,
@@ -118,7 +114,7 @@ def register_from(
     check_password(check_username(username), password)
     client = address
     address = (address or "unknown")[:64]
-    limit = int(config["REGISTRATIONS_PER_HOUR"])
+    limit = settings.registrations_per_hour
     throttle.lock(session, f"register:{address}")
     count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
     if count >= limit:
@@ -131,13 +127,13 @@ def register_from(
         )
     throttle.record(session, "register", address, now)
     session.commit()
-    reserved = (config.get("HOUSE_USER") or HOUSE_USER,)
+    reserved = (settings.house_user,)
     return register(session, username, password, reserved=reserved, address=client)
 
 
 def change_password(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     user: User,
     current: str,
     new: str,
@@ -146,7 +142,7 @@ def change_password(
 ) -> int:
     """Set a new password after checking the current one (throttled like a login), and end
     every other session of the user (all but `keep`, this browser's). Returns how many."""
-    if log_in(session, config, user.username, current, address) is None:
+    if log_in(session, settings, user.username, current, address) is None:
         raise ServiceError("the current password is wrong")
     check_password(user.username, new)
     user.password_hash = generate_password_hash(new)
@@ -177,7 +173,7 @@ def authenticate(session: Session, username: str, password: str) -> User | None:
 
 def log_in(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     username: str,
     password: str,
     address: str | None,
@@ -201,10 +197,10 @@ def log_in(
     now = now or utcnow()
     name = (username or "").strip().lower()[:64]
     address = (address or "unknown")[:64]
-    window = timedelta(seconds=int(config["LOGIN_WINDOW_S"]))
+    window = timedelta(seconds=settings.login_window_s)
     throttle.lock(session, f"login-address:{address}", f"login-account:{name}")
     try:
-        _check_login_limits(session, config, name, address, window, now)
+        _check_login_limits(session, settings, name, address, window, now)
     except RateLimited:
         session.rollback()
         raise
@@ -220,7 +216,7 @@ def log_in(
 
 
 def _check_login_limits(
-    session: Session, config: Mapping, name: str, address: str, window: timedelta, now: datetime
+    session: Session, settings: Settings, name: str, address: str, window: timedelta, now: datetime
 ) -> None:
     recent = select(func.count(LoginFailure.id), func.min(LoginFailure.at)).where(
         LoginFailure.at >= now - window
@@ -229,13 +225,16 @@ def _check_login_limits(
     by_address = (LoginFailure.address == address,)
     by_account = (LoginFailure.username == name,)
     waits = []
-    for setting, where in ((LOGIN_LIMIT_PAIR, by_pair), (LOGIN_LIMIT_ADDRESS, by_address)):
+    # Failed logins per window are capped for one account from one address, one
+    # address over all accounts, and one account over all addresses.
+    pair_limit = settings.login_failures_per_account_and_address
+    for limit, where in ((pair_limit, by_pair), (settings.login_failures_per_address, by_address)):
         count, oldest = session.execute(recent.where(*where)).one()
-        if count >= int(config[setting]):
+        if count >= limit:
             waits.append(throttle.seconds_until(oldest + window, now))
     if not waits:
         count, oldest = session.execute(recent.where(*by_account)).one()
-        if count >= int(config[LOGIN_LIMIT_ACCOUNT]):
+        if count >= settings.login_failures_per_account:
             # Only an address that failed lately is refused; it may try again when the
             # account's oldest failure leaves the window or its own last one does.
             newest = session.scalar(select(func.max(LoginFailure.at)).where(*by_address))

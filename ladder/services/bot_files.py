@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from sqlalchemy.orm import Session
 
 from ladder import artifacts
 from ladder.services.infrastructure import limits, unsafe
+from ladder.settings import Settings
 from workers import BotCache, Job, Outcome, run_job
 
 
 @contextlib.contextmanager
-def local_files(session: Session, config: Mapping, job: Job) -> Iterator[Job]:
+def local_files(session: Session, settings: Settings, job: Job) -> Iterator[Job]:
     """The job with each stored bot (a seat with a `key`) given a `path` on this host:
     its file in this host's bot cache, fetched from the artifact store on a miss and
     held (never evicted) until the block ends.
@@ -27,8 +28,8 @@ def local_files(session: Session, config: Mapping, job: Job) -> Iterator[Job]:
     A bot that plays thousands of matches is thus fetched once per worker host; a
     missing artifact raises ArtifactMissing, bytes that do not hash right BadBotFile.
     """
-    cache = BotCache(config["BOT_CACHE_DIR"], int(config["BOT_CACHE_BYTES"]))
-    store = artifacts.store(config, session)
+    cache = BotCache(settings.bot_cache_dir, settings.bot_cache_bytes)
+    store = artifacts.store(settings, session)
     with contextlib.ExitStack() as held:
         seats = []
         for seat in job.seats:
@@ -40,8 +41,8 @@ def local_files(session: Session, config: Mapping, job: Job) -> Iterator[Job]:
         yield job.with_seats(seats)
 
 
-def run_here(session: Session, config: Mapping, job: Job) -> Outcome:
+def run_here(session: Session, settings: Settings, job: Job) -> Outcome:
     """Play `job` on this host with the ladder's limits, its stored bots staged first
     (BadBotFile for one that cannot be)."""
-    with local_files(session, config, job) as local:
-        return run_job(local, limits(config), unsafe(config))
+    with local_files(session, settings, job) as local:
+        return run_job(local, limits(settings), unsafe(settings))

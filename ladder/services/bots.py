@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import timedelta
 
 from sqlalchemy import func, select, update
@@ -27,6 +26,7 @@ from ladder.models import (
 from ladder.ranking import ratings
 from ladder.services import storage, throttle
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
+from ladder.settings import Settings
 
 UPLOAD_WINDOW = timedelta(hours=1)
 
@@ -75,7 +75,7 @@ def _count_upload(session: Session, user: User, per_hour: int) -> None:
 
 def upload_version(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     user: User,
     game: str,
     name: str,
@@ -87,7 +87,7 @@ def upload_version(
     Nothing is stored unless the file passes every check; every try counts toward
     UPLOADS_PER_HOUR all the same.
     """
-    _count_upload(session, user, int(config["UPLOADS_PER_HOUR"]))
+    _count_upload(session, user, settings.uploads_per_hour)
     check_game(game)
     name = (name or "").strip()
     if not (1 <= len(name) <= 60 and visible(name)):
@@ -95,7 +95,7 @@ def upload_version(
             "a bot name is 1 to 60 characters, without control or invisible characters"
         )
     try:
-        checked = check_bot_file(filename, data, UploadLimits.from_config(config))
+        checked = check_bot_file(filename, data, UploadLimits.from_settings(settings))
     except BadUpload as exc:
         raise ServiceError(str(exc)) from None
     bot = session.scalar(
@@ -112,7 +112,7 @@ def upload_version(
     )
     # In the same transaction as the version row (database store): both or neither.
     file_key = storage.save_bot_file(
-        artifacts.store(config, session), checked.sha256, checked.kind, data
+        artifacts.store(settings, session), checked.sha256, checked.kind, data
     )
     version = BotVersion(
         bot=bot,
@@ -251,12 +251,12 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
 
 
 def version_file(
-    session: Session, config: Mapping, user: User | None, version: BotVersion
+    session: Session, settings: Settings, user: User | None, version: BotVersion
 ) -> bytes:
     """The stored file of a version, for its owner only (NotFound if the store lost it)."""
     if user is None or version.bot.owner_id != user.id:
         raise Forbidden("only the bot's owner can download its code")
     try:
-        return artifacts.store(config, session).get(version.file_key)
+        return artifacts.store(settings, session).get(version.file_key)
     except artifacts.ArtifactMissing:
         raise NotFound(f"the file of {version.label} is missing from the store") from None

@@ -8,8 +8,8 @@ skip validation.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
-from collections.abc import Mapping
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -21,6 +21,7 @@ from ladder.errors import Conflict, ServiceError
 from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
+from ladder.settings import Settings
 from workers import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,11 +57,11 @@ def house_user(session: Session, name: str, password: str | None = None) -> User
         return house_user(session, name)
 
 
-def seed_house_bots(session: Session, config: Mapping, password: str | None = None) -> list[str]:
+def seed_house_bots(session: Session, settings: Settings, password: str | None = None) -> list[str]:
     """Create the demo account and its bots where missing; returns the bots created."""
-    name = config.get("HOUSE_USER") or accounts.HOUSE_USER
+    name = settings.house_user
     user = house_user(session, name, password)
-    unlimited = {**config, "UPLOADS_PER_HOUR": 10_000}
+    unlimited = dataclasses.replace(settings, uploads_per_hour=10_000)
     created = []
     for game in engine.game_names():
         for bot_name, path in house_files(game).items():

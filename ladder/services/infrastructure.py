@@ -13,11 +13,10 @@ The task layer passes what it calls "too long" (Celery's soft time limit) as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from sqlalchemy.exc import OperationalError
 
 from ladder.broker.store import RedisError
+from ladder.settings import Settings
 from workers import Limits, SandboxUnavailable
 
 # Failures of what runs the work, not of the work itself: worth another attempt.
@@ -29,16 +28,16 @@ WORKER_LOST = "its worker stopped before the end (lease lapsed)"
 NEVER: tuple[type[BaseException], ...] = ()
 
 
-def limits(config: Mapping) -> Limits:
-    return Limits.from_dict(config.get("BOT_LIMITS") or {})
+def limits(settings: Settings) -> Limits:
+    return Limits.from_dict(dict(settings.bot_limits))
 
 
-def max_attempts(config: Mapping) -> int:
-    return max(1, int(config.get("MAX_ATTEMPTS", 3)))
+def max_attempts(settings: Settings) -> int:
+    return max(1, settings.max_attempts)
 
 
-def unsafe(config: Mapping) -> bool:
-    return bool(config.get("UNSAFE_NO_SANDBOX"))
+def unsafe(settings: Settings) -> bool:
+    return settings.unsafe_no_sandbox
 
 
 def describe(exc: BaseException) -> str:

@@ -33,6 +33,7 @@ from ladder.models import (
 from ladder.ranking import ratings
 from ladder.services import storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
+from ladder.settings import Settings
 from workers import BadOutcome, Job, JobSeat, Outcome
 
 MAX_SEED = 2**31 - 1
@@ -52,7 +53,7 @@ def get_match(session: Session, match_id: int) -> Match:
 
 def create_match(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     game: str,
     version_ids: list[int],
     *,
@@ -147,7 +148,7 @@ def new_match(
 
 def create_challenge(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     user: User,
     version_id: int,
     opponent_ids: list[int],
@@ -164,11 +165,11 @@ def create_challenge(
         raise Forbidden("you can only challenge with your own bot")
     if not opponent_ids:
         raise ServiceError("choose at least one opponent")
-    _check_challenge_limits(session, config, user, utcnow())
+    _check_challenge_limits(session, settings, user, utcnow())
     try:
         return create_match(
             session,
-            config,
+            settings,
             version.bot.game,
             [version_id, *opponent_ids],
             ranked=False,
@@ -181,14 +182,14 @@ def create_challenge(
         raise
 
 
-def _check_challenge_limits(session: Session, config: Mapping, user: User, now) -> None:
+def _check_challenge_limits(session: Session, settings: Settings, user: User, now) -> None:
     """Refuse a challenge past the user's limits; else hold their lock until it is stored.
 
     The count and the new match are one step (`throttle.lock`): simultaneous
     challenges see each other.
     """
-    per_hour = int(config.get("CHALLENGES_PER_HOUR", 25))
-    at_once = int(config.get("CHALLENGES_IN_FLIGHT", 25))
+    per_hour = settings.challenges_per_hour
+    at_once = settings.challenges_in_flight
     throttle.lock(session, f"challenge:{user.id}")
     mine = Match.requested_by_id == user.id
     started, oldest = session.execute(
@@ -213,17 +214,17 @@ def _check_challenge_limits(session: Session, config: Mapping, user: User, now) 
         )
 
 
-def replay_bytes(session: Session, config: Mapping, match: Match) -> bytes:
+def replay_bytes(session: Session, settings: Settings, match: Match) -> bytes:
     """A match's stored replay, gzipped JSON as kept; NotFound without one."""
     if match.replay_key is None:
         raise NotFound(f"match {match.id} has no replay yet")
     try:
-        return artifacts.store(config, session).get(match.replay_key)
+        return artifacts.store(settings, session).get(match.replay_key)
     except artifacts.ArtifactMissing:
         raise NotFound(f"the replay of match {match.id} is missing from the store") from None
 
 
-def match_job(session: Session, config: Mapping, match_id: int) -> Job:
+def match_job(session: Session, settings: Settings, match_id: int) -> Job:
     """What a worker needs to play a match: game, seed, options and each seat's code,
     named by artifact key and content hash (the worker fetches it through its cache)."""
     match = get_match(session, match_id)
@@ -332,7 +333,7 @@ def _number(value) -> float | None:
 
 
 def record_match(
-    session: Session, config: Mapping, match_id: int, outcome: Outcome | Mapping
+    session: Session, settings: Settings, match_id: int, outcome: Outcome | Mapping
 ) -> Match:
     """Store a finished match: seats, replay and (if ranked) new ratings.
 
@@ -361,7 +362,7 @@ def record_match(
     replay = outcome.replay
     # In this transaction (database store): the match is never recorded without it.
     match.replay_key = storage.save_replay(
-        artifacts.store(config, session), match.game, match.id, replay
+        artifacts.store(settings, session), match.game, match.id, replay
     )
     match.engine_version = replay.get("engine_version")
     match.started_at = match.started_at or now
@@ -375,13 +376,13 @@ def record_match(
     if not outcome.rated:
         match.unrated_reason = (outcome.unrated_reason or VOID)[:REASON_CHARS]
     elif match.ranked:
-        match.unrated_reason = _rate(session, config, match, now)
-    triage.check(session, config, match)
+        match.unrated_reason = _rate(session, settings, match, now)
+    triage.check(session, settings, match)
     session.commit()
     return match
 
 
-def _rate(session: Session, config: Mapping, match: Match, now) -> str | None:
+def _rate(session: Session, settings: Settings, match: Match, now) -> str | None:
     """Update the seats' ratings, locking rating rows in id order; None, or why not.
 
     A match in which a version was replaced or retired meanwhile is kept
@@ -406,9 +407,7 @@ def _rate(session: Session, config: Mapping, match: Match, now) -> str | None:
         else ratings.Skill()
         for s in seats
     ]
-    after = ratings.rate(
-        before, [s.rank for s in seats], tau=config.get("OPEN_PLAY_TAU", ratings.OPEN_PLAY_TAU)
-    )
+    after = ratings.rate(before, [s.rank for s in seats], tau=settings.open_play_tau)
     for seat, old, new in zip(seats, before, after, strict=True):
         row = rows.get(seat.version_id)
         if row is None:

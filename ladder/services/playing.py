@@ -1,13 +1,12 @@
 """Playing a queued match: the worker's entry point `play_match`, and putting a
 running match back in the queue or failing it for good (`release_match`).
 
-Plain functions of (session, config, id); the Celery tasks only call them.
+Plain functions of (session, settings, id); the Celery tasks only call them.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from datetime import datetime
 
 from sqlalchemy import select
@@ -25,6 +24,7 @@ from ladder.services.infrastructure import (
     max_attempts,
     tries,
 )
+from ladder.settings import Settings
 from workers import BadBotFile, BadOutcome
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 # -- matches ------------------------------------------------------------------------
 def play_match(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     match_id: int,
     *,
     too_long: tuple[type[BaseException], ...] = NEVER,
@@ -45,14 +45,14 @@ def play_match(
     if not match_service.start_match(session, match_id):
         return None
     try:
-        job = match_service.match_job(session, config, match_id)
-        outcome = bot_files.run_here(session, config, job)
-        return match_service.record_match(session, config, match_id, outcome)
+        job = match_service.match_job(session, settings, match_id)
+        outcome = bot_files.run_here(session, settings, job)
+        return match_service.record_match(session, settings, match_id, outcome)
     except too_long:
         return _fail_match(session, match_id, TOO_LONG)
     except INFRASTRUCTURE as exc:
         session.rollback()  # what the failed attempt left, before the release's own transaction
-        if release_match(session, config, match_id, describe(exc)) == MatchState.FAILED:
+        if release_match(session, settings, match_id, describe(exc)) == MatchState.FAILED:
             return None
         raise
     except (BadBotFile, BadOutcome) as exc:  # a file that cannot be staged, a bad outcome
@@ -64,7 +64,7 @@ def play_match(
         return _fail_match(session, match_id, f"could not be played: {describe(exc)}")
     except BaseException:  # the worker is stopping: the attempt counts all the same
         session.rollback()
-        release_match(session, config, match_id, "its worker was stopped")
+        release_match(session, settings, match_id, "its worker was stopped")
         raise
 
 
@@ -75,7 +75,7 @@ def _fail_match(session: Session, match_id: int, reason: str) -> None:
 
 def release_match(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     match_id: int,
     reason: str,
     *,
@@ -98,7 +98,7 @@ def release_match(
     if attempts is None:
         session.rollback()
         return None
-    if match_service.requeue_match(session, match_id, max_attempts(config)):
+    if match_service.requeue_match(session, match_id, max_attempts(settings)):
         return MatchState.QUEUED
     log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
     failed = match_service.fail_match(session, match_id, f"{tries(attempts)}; the last: {reason}")

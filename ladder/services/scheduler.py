@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,19 +26,20 @@ from ladder.queries.candidates import ladder_candidates
 from ladder.ranking.matchmaking import make_table
 from ladder.services import matches as match_service
 from ladder.services import throttle
+from ladder.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
 # -- keeping the ladder busy -------------------------------------------------------------
-def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> list[int]:
+def schedule_ladder(session: Session, settings: Settings, rng: random.Random) -> list[int]:
     """Top every game up to LADDER_IN_FLIGHT ranked matches queued or running.
 
     A game whose owners cannot fill its smallest table under the owner rule
     (`ranking.matchmaking`) gets none and waits; the staff page says so.
     """
     created = []
-    target = int(config.get("LADDER_IN_FLIGHT", 4))
+    target = settings.ladder_in_flight
     for name in engine.game_names():
         game = engine.get_game(name)
         while True:
@@ -56,23 +56,23 @@ def schedule_ladder(session: Session, config: Mapping, rng: random.Random) -> li
                     select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight))
                 )
             )
-            candidates = ladder_candidates(session, config, name)
+            candidates = ladder_candidates(session, settings, name)
             table = len(in_flight) < target and make_table(
                 candidates, game.min_players, game.max_players, rng, busy
             )
-            if not table or not _owners_apart(session, config, table):
+            if not table or not _owners_apart(session, settings, table):
                 session.rollback()  # ends the lock
                 break
-            match = match_service.create_match(session, config, name, table, ranked=True)
+            match = match_service.create_match(session, settings, name, table, ranked=True)
             created.append(match.id)
     return created
 
 
-def _owners_apart(session: Session, config: Mapping, table: list[int]) -> bool:
+def _owners_apart(session: Session, settings: Settings, table: list[int]) -> bool:
     """Whether the rows seat each owner once (house bots apart), read under the game's
     lock just before the match is stored: the rule rests on the database, not only on
     the list the table was drawn from."""
-    house = config.get("HOUSE_USER", "demo")
+    house = settings.house_user
     owners = session.execute(
         select(Bot.owner_id, User.username)
         .join(BotVersion, BotVersion.bot_id == Bot.id)

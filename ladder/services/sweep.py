@@ -5,7 +5,7 @@ out again. Beat runs it before every scheduling round.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -16,12 +16,13 @@ from ladder.models import BotVersion, Match, MatchState, VersionState, utcnow
 from ladder.services.infrastructure import WORKER_LOST
 from ladder.services.playing import release_match
 from ladder.services.validation import release_version
+from ladder.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
 def requeue_stale(
-    session: Session, config: Mapping, leased: Callable[[str, int], bool]
+    session: Session, settings: Settings, leased: Callable[[str, int], bool]
 ) -> dict[str, list[int]]:
     """Hand out again work whose worker died (no lease) or whose message was lost.
 
@@ -32,8 +33,8 @@ def requeue_stale(
     so a spare announcement costs only a no-op.
     """
     now = utcnow()
-    grace = now - timedelta(seconds=int(config.get("LEASE_S", 30)))
-    old = now - timedelta(seconds=int(config.get("REQUEUE_AFTER_S", 600)))
+    grace = now - timedelta(seconds=settings.lease_s)
+    old = now - timedelta(seconds=settings.requeue_after_s)
     again: dict[str, list[int]] = {"match": [], "validate": []}
     for match_id in session.scalars(
         select(Match.id)
@@ -42,7 +43,7 @@ def requeue_stale(
     ).all():
         session.rollback()  # each release is a transaction of its own, on a fresh snapshot
         released = not leased("match", match_id) and release_match(
-            session, config, match_id, WORKER_LOST, lapsed_before=grace
+            session, settings, match_id, WORKER_LOST, lapsed_before=grace
         )
         if released == MatchState.QUEUED:
             again["match"].append(match_id)
@@ -56,7 +57,7 @@ def requeue_stale(
     ).all():
         session.rollback()
         released = not leased("validate", version_id) and release_version(
-            session, config, version_id, WORKER_LOST, sweep=True
+            session, settings, version_id, WORKER_LOST, sweep=True
         )
         if released == VersionState.PENDING:
             again["validate"].append(version_id)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -43,6 +42,7 @@ from ladder.models import (
 from ladder.queries.tournaments import core_of, get_tournament, results_of, slots
 from ladder.services.bots import check_game, get_bot, get_version
 from ladder.services.matches import MAX_SEED, fail_match, new_match
+from ladder.settings import Settings
 from ladder.tournaments.model import FORMATS
 
 log = logging.getLogger(__name__)
@@ -175,20 +175,20 @@ def withdraw(session: Session, user: User, tournament_id: int, bot_id: int) -> N
 
 
 def add_house_bot(
-    session: Session, config: Mapping, user: User, tournament_id: int, version_id: int
+    session: Session, settings: Settings, user: User, tournament_id: int, version_id: int
 ) -> TournamentEntrant:
     """Staff add an active version of a house bot (owned by HOUSE_USER)."""
     _staff(user)
     tournament = get_tournament(session, tournament_id)
     _state(tournament, TournamentState.DRAFT, TournamentState.OPEN)
     version = get_version(session, version_id)
-    if version.bot.owner.username != config.get("HOUSE_USER", "demo"):
+    if version.bot.owner.username != settings.house_user:
         raise ServiceError(f"{version.label} is not a house bot")
     return _add(session, tournament, version, house=True)
 
 
 # -- running --------------------------------------------------------------------------------
-def start(session: Session, config: Mapping, user: User, tournament_id: int) -> Tournament:
+def start(session: Session, settings: Settings, user: User, tournament_id: int) -> Tournament:
     """Staff start an open tournament: freeze the entrants' ratings, schedule round 1."""
     _staff(user)
     tournament = get_tournament(session, tournament_id)
@@ -210,11 +210,11 @@ def start(session: Session, config: Mapping, user: User, tournament_id: int) -> 
     tournament.state = TournamentState.RUNNING
     tournament.started_at = utcnow()
     session.commit()
-    advance(session, config, tournament.id)
+    advance(session, settings, tournament.id)
     return tournament
 
 
-def advance(session: Session, config: Mapping, tournament_id: int) -> list[int]:
+def advance(session: Session, settings: Settings, tournament_id: int) -> list[int]:
     """Create every match the schedule knows and has not got yet; finish when all are played.
 
     Idempotent and safe to call from several workers at once: the unique schedule
@@ -276,12 +276,12 @@ def _create_slots(session: Session, tournament: Tournament, new: list) -> list[i
     return created
 
 
-def advance_running(session: Session, config: Mapping) -> dict[int, list[int]]:
+def advance_running(session: Session, settings: Settings) -> dict[int, list[int]]:
     """Beat's check: advance every running tournament (a lost worker call only delays)."""
     ids = session.scalars(
         select(Tournament.id).where(Tournament.state == TournamentState.RUNNING)
     ).all()
-    return {tid: created for tid in ids if (created := advance(session, config, tid))}
+    return {tid: created for tid in ids if (created := advance(session, settings, tid))}
 
 
 def cancel(session: Session, user: User, tournament_id: int) -> Tournament:

@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
 
 from sqlalchemy import and_, exists, select
 from sqlalchemy.orm import Session, aliased
 
 from ladder.errors import Conflict, Forbidden, NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
+from ladder.settings import Settings
 from workers import SeatStatus
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PAUSE_AFTER = 5
 
-
-def pause_after(config: Mapping) -> int:
-    return max(0, int(config.get("PAUSE_AFTER_FAULTS", DEFAULT_PAUSE_AFTER)))
+def pause_after(settings: Settings) -> int:
+    return max(0, settings.pause_after_faults)
 
 
 def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> list[tuple]:
@@ -52,10 +50,10 @@ def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> li
     return list(session.execute(query))
 
 
-def check(session: Session, config: Mapping, match: Match) -> list[int]:
+def check(session: Session, settings: Settings, match: Match) -> list[int]:
     """Pause every version of `match` whose last ladder matches all faulted (in the
     caller's transaction); the ids of the versions paused."""
-    count = pause_after(config)
+    count = pause_after(settings)
     if count == 0 or not match.ranked:
         return []
     paused = []

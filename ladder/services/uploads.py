@@ -18,6 +18,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ladder.settings import Settings
+
 
 class BadUpload(ValueError):
     """An uploaded file the ladder will not store; the message says why."""
@@ -32,8 +34,8 @@ class UploadLimits:
     max_files: int
 
     @classmethod
-    def from_config(cls, config) -> UploadLimits:
-        return cls(config["MAX_BOT_BYTES"], config["MAX_UNZIPPED_BYTES"], config["MAX_ZIP_FILES"])
+    def from_settings(cls, settings: Settings) -> UploadLimits:
+        return cls(settings.max_bot_bytes, settings.max_unzipped_bytes, settings.max_zip_files)
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,12 @@
 playing them (the worker's entry point `validate_version`), the log its owner
 reads, and putting a validation back or failing it for good.
 
-Plain functions of (session, config, id); the Celery task only calls them.
+Plain functions of (session, settings, id); the Celery task only calls them.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,6 +25,7 @@ from ladder.services.infrastructure import (
     max_attempts,
     tries,
 )
+from ladder.settings import Settings
 from workers import BadBotFile, Job, JobSeat, Outcome, house_file, info
 
 log = logging.getLogger(__name__)
@@ -38,10 +38,10 @@ def seat_info(version: BotVersion) -> dict:
     return info.seat(bot.name, bot.owner.username, version.number)
 
 
-def house_seat(session: Session, config: Mapping, game: str, name: str) -> dict:
+def house_seat(session: Session, settings: Settings, game: str, name: str) -> dict:
     """House bot `name` as a ladder match seats it: the house account's, with the number
     of its active version (the first, when the house bots are not seeded here)."""
-    owner = config.get("HOUSE_USER") or info.HOUSE_OWNER
+    owner = settings.house_user
     number = session.scalar(
         select(BotVersion.number)
         .join(Bot, BotVersion.bot_id == Bot.id)
@@ -141,7 +141,7 @@ def not_run_log(reason: str) -> str:
 
 def validate_version(
     session: Session,
-    config: Mapping,
+    settings: Settings,
     version_id: int,
     *,
     too_long: tuple[type[BaseException], ...] = NEVER,
@@ -155,10 +155,12 @@ def validate_version(
     except Conflict:
         return None  # validated already, or being validated by another worker
     try:
-        planned = validation_jobs(version, house_seat(session, config, version.bot.game, "random"))
+        planned = validation_jobs(
+            version, house_seat(session, settings, version.bot.game, "random")
+        )
         results = []
         for seat, job in planned:
-            outcome = bot_files.run_here(session, config, job)
+            outcome = bot_files.run_here(session, settings, job)
             results.append((seat, outcome))
             if outcome.statuses[seat].faulted:
                 break
@@ -169,7 +171,7 @@ def validate_version(
         return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
     except INFRASTRUCTURE as exc:
         session.rollback()  # what the failed attempt left, before the release's own transaction
-        if release_version(session, config, version_id, describe(exc)) == VersionState.FAILED:
+        if release_version(session, settings, version_id, describe(exc)) == VersionState.FAILED:
             return session.get(BotVersion, version_id)
         raise
     except Exception as exc:  # a bug: running it again would fail the same way
@@ -177,7 +179,7 @@ def validate_version(
         return _fail_validation(session, version_id, not_run_log(describe(exc)))
     except BaseException:  # the worker is stopping: the attempt counts all the same
         session.rollback()
-        release_version(session, config, version_id, "its worker was stopped")
+        release_version(session, settings, version_id, "its worker was stopped")
         raise
     return bot_service.finish_validation(session, version_id, ok, text)
 
@@ -191,7 +193,7 @@ def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion
 
 
 def release_version(
-    session: Session, config: Mapping, version_id: int, reason: str, *, sweep: bool = False
+    session: Session, settings: Settings, version_id: int, reason: str, *, sweep: bool = False
 ) -> VersionState | None:
     """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
 
@@ -209,7 +211,7 @@ def release_version(
     if attempts is None:
         session.rollback()
         return None
-    if bot_service.requeue_validation(session, version_id, max_attempts(config)):
+    if bot_service.requeue_validation(session, version_id, max_attempts(settings)):
         return VersionState.PENDING
     text = not_run_log(f"{tries(attempts)}; the last: {reason}")
     log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})

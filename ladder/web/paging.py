@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from flask import request
 
 from ladder.errors import ServiceError
 from ladder.inputs import whole_number
+from ladder.settings import Settings
 
 MAX_PAGE = 1_000_000
 MAX_PER_PAGE = 100  # the API's `per_page` ceiling
@@ -29,6 +28,6 @@ def page_arg() -> int:
     return int_arg("page", 1, 1, MAX_PAGE)
 
 
-def default_per_page(config: Mapping) -> int:
+def default_per_page(settings: Settings) -> int:
     """The API's `per_page` when none is asked for: the site's PAGE_SIZE, at most the ceiling."""
-    return max(1, min(int(config["PAGE_SIZE"]), MAX_PER_PAGE))
+    return max(1, min(settings.page_size, MAX_PER_PAGE))

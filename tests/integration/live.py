@@ -21,7 +21,7 @@ from ladder import create_app
 from ladder.broker import announce
 from ladder.cli import db as schema
 from ladder.cli.processes import beat_command, free_port, start_redis, stop, worker_command
-from ladder.extensions import make_engine
+from ladder.extensions import app_settings, make_engine
 from ladder.models import Bot, BotVersion, Match
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
@@ -138,7 +138,7 @@ def active_version(live, user_name, name, source, game="manila"):
         user = accounts.register(db.session, user_name, "correct horse")
         with announce.quiet(db.session):  # set up by hand: not sent to validation
             version = bots.upload_version(
-                db.session, live.app.config, user, game, name, "bot.py", source
+                db.session, app_settings(live.app), user, game, name, "bot.py", source
             )
         bots.start_validation(db.session, version.id)
         bots.finish_validation(db.session, version.id, True, "set up by the test")
@@ -150,7 +150,7 @@ def house_versions(live, game):
     with live.app.app_context():
         from ladder.extensions import db
 
-        seed_house_bots(db.session, live.app.config)  # announces nothing
+        seed_house_bots(db.session, app_settings(live.app))  # announces nothing
     with live.session() as s:
         return s.scalars(
             select(BotVersion.id)
@@ -172,5 +172,5 @@ def create_ranked(live, game, version_ids, seed=None):
         from ladder.extensions import db
 
         return matches.create_match(
-            db.session, live.app.config, game, version_ids, ranked=True, seed=seed
+            db.session, app_settings(live.app), game, version_ids, ranked=True, seed=seed
         ).id

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from ladder.cli.processes import worker_command
+from ladder.extensions import app_settings
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts, bots
 from ladder.services.accounts import set_staff
@@ -38,7 +39,7 @@ def seed_house(live: LiveLadder) -> None:
     with live.app.app_context():
         from ladder.extensions import db
 
-        seed_house_bots(db.session, live.app.config)  # announces nothing
+        seed_house_bots(db.session, app_settings(live.app))  # announces nothing
 
 
 def upload(live: LiveLadder) -> int:
@@ -48,7 +49,7 @@ def upload(live: LiveLadder) -> int:
 
         user = accounts.register(db.session, "owen", "correct horse")
         version = bots.upload_version(
-            db.session, live.app.config, user, "manila", "fine", "bot.py", BOT
+            db.session, app_settings(live.app), user, "manila", "fine", "bot.py", BOT
         )
         return version.id
 

@@ -8,6 +8,7 @@ import shutil
 import pytest
 from sqlalchemy import func, select
 
+from ladder.extensions import app_settings
 from ladder.models import Match, User
 from ladder.services import matches
 from tests.integration.conftest import needs_bwrap
@@ -46,7 +47,7 @@ def test_a_ladder_match_queued_behind_a_flood_of_challenges_is_played_first(live
 
         alice = db.session.scalars(select(User).where(User.username == "alice")).one()
         challenges = [
-            matches.create_challenge(db.session, live.app.config, alice, mine, opponents).id
+            matches.create_challenge(db.session, app_settings(live.app), alice, mine, opponents).id
             for _ in range(FLOOD)
         ]
     ranked = create_ranked(live, game, [mine, *opponents])

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 import engine
 from ladder.cli.processes import worker_command
+from ladder.extensions import app_settings
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from ladder.services import accounts, bots
 from ladder.services.house import seed_house_bots
@@ -77,7 +78,7 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
         from ladder.extensions import db
 
         accounts.register(db.session, "alice", "correct horse")
-        seed_house_bots(db.session, ladder.app.config)
+        seed_house_bots(db.session, app_settings(ladder.app))
     client.post("/login", data={"username": "alice", "password": "correct horse"})
     page = client.post(
         "/bots/upload",
@@ -123,7 +124,7 @@ def test_a_failing_bot_ends_failed_with_its_log(ladder):
 
         user = accounts.register(db.session, "bob", "correct horse")
         version = bots.upload_version(
-            db.session, ladder.app.config, user, "manila", "buggy", "bot.py", CRASHING_BOT
+            db.session, app_settings(ladder.app), user, "manila", "buggy", "bot.py", CRASHING_BOT
         )
     wait_until(lambda: version_state(ladder, version.id) == "failed", 60, "a failed validation")
     with ladder.session() as s:

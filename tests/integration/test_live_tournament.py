@@ -9,6 +9,7 @@ import shutil
 import pytest
 from sqlalchemy import select
 
+from ladder.extensions import app_settings
 from ladder.models import Match, Rating, TournamentMatch, User
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
@@ -68,14 +69,14 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
         mine_bot = next(b for b in alice.bots if b.name == "mine")
         tournaments.enter(db.session, alice, t.id, mine_bot.id)
         for version_id in house[:3]:
-            tournaments.add_house_bot(db.session, live.app.config, staff, t.id, version_id)
+            tournaments.add_house_bot(db.session, app_settings(live.app), staff, t.id, version_id)
         tournament_id = t.id
     live.start_worker()
     with live.app.app_context():
         from ladder.extensions import db
 
         staff = db.session.get(User, staff.id)
-        tournaments.start(db.session, live.app.config, staff, tournament_id)
+        tournaments.start(db.session, app_settings(live.app), staff, tournament_id)
 
     def finished():
         with live.app.app_context():

@@ -19,6 +19,7 @@ from sqlalchemy import select
 import ladder.tournaments.local as local_tournament
 from ladder.broker import announce
 from ladder.cli import main
+from ladder.extensions import app_settings
 from ladder.models import Bot, BotVersion, MatchSeat, TournamentMatch, User
 from ladder.services import accounts, bots, matches, playing, tournaments, validation
 from ladder.services.house import seed_house_bots
@@ -94,7 +95,7 @@ def service_dumps(live) -> tuple[dict, int]:
     with live.app.app_context():
         from ladder.extensions import db
 
-        config = live.app.config
+        config = app_settings(live.app)
         announce.listen(db.session, None)  # run by hand below: nothing is sent to workers
         seed_house_bots(db.session, config)
         house = dict(
@@ -102,7 +103,7 @@ def service_dumps(live) -> tuple[dict, int]:
                 select(Bot.name, BotVersion.id)
                 .join(BotVersion, BotVersion.bot_id == Bot.id)
                 .join(User, Bot.owner_id == User.id)
-                .where(User.username == config["HOUSE_USER"], Bot.game == GAME)
+                .where(User.username == config.house_user, Bot.game == GAME)
             ).all()
         )
         alice = accounts.register(db.session, "alice", "correct horse")
@@ -159,7 +160,7 @@ def test_a_bot_sees_the_same_start_in_every_mode(live, tmp_path, monkeypatch):
 
         stored = matches.get_match(db.session, ranked)
         ladder_record = json.loads(
-            gzip.decompress(matches.replay_bytes(db.session, live.app.config, stored))
+            gzip.decompress(matches.replay_bytes(db.session, app_settings(live.app), stored))
         )
     played = ladder("play", GAME, str(bot), f"{GAME}/random", f"{GAME}/greedy", "--json")
     assert played.returncode == 0, played.stderr

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from ladder import create_app, settings
 from ladder.cli.db import upgrade
 from ladder.cli.processes import free_port, start_redis, stop
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.jobs import tasks
 from ladder.models import BotVersion, Match
 from ladder.services import bots, matches
@@ -54,7 +54,8 @@ def app(tmp_path):
     redis = start_redis(tmp_path, port)
     url = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
     upgrade(url)
-    values = settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "t"})
+    values = settings.Settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "t"})
+    values = values.as_config()
     values.update(DATABASE_URL=url, REDIS_URL=f"redis://127.0.0.1:{port}/0", LADDER_IN_FLIGHT=1)
     try:
         yield create_app(values)
@@ -78,7 +79,7 @@ def strict_log():
 
 def test_every_task_logs_cleanly(app, strict_log):
     with app.app_context():
-        session, config = db.session, app.config
+        session, config = db.session, app_settings(app)
         seed_house_bots(session, config, "a-demo-password")
         user = session.scalar(select(BotVersion)).bot.owner
         version = bots.upload_version(session, config, user, "manila", "mine", "bot.py", BOT)

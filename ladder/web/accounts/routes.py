@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -24,7 +23,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
 from ladder.errors import RateLimited, ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import ApiToken, User
 from ladder.services import accounts
 from ladder.web.accounts.forms import LoginForm, PasswordForm, RegisterForm, TokenForm
@@ -76,7 +75,7 @@ def register():
     if form.validate_on_submit():
         try:
             user = accounts.register_from(
-                db.session, current_app.config, form.username.data, form.password.data,
+                db.session, app_settings(), form.username.data, form.password.data,
                 request.remote_addr,
             )  # fmt: skip
         except ServiceError as exc:
@@ -98,7 +97,7 @@ def login():
     if form.validate_on_submit():
         try:
             user = accounts.log_in(
-                db.session, current_app.config, form.username.data, form.password.data,
+                db.session, app_settings(), form.username.data, form.password.data,
                 request.remote_addr,
             )  # fmt: skip
         except RateLimited as exc:
@@ -146,7 +145,7 @@ def change_password():
         return _account_page(form, 400)
     try:
         ended = accounts.change_password(
-            db.session, current_app.config, current_user, form.current.data, form.password.data,
+            db.session, app_settings(), current_user, form.current.data, form.password.data,
             request.remote_addr, session.get(SESSION_KEY),
         )  # fmt: skip
     except ServiceError as exc:

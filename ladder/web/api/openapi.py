@@ -4,15 +4,14 @@ Three tests hold it to the views and to the tools API clients use: schemathesis
 calls the app with generated requests (test_api.py), openapi-core checks recorded
 real requests and responses (test_openapi_validation.py), and a client generated
 by openapi-python-client, with no warning, passes `mypy --strict` (test_openapi_client.py).
-The document states the site's own limits, so it is built from its config.
+The document states the site's own limits, so it is built from its settings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ladder.models import MAX_ID
 from ladder.queries.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
+from ladder.settings import Settings
 from ladder.web.api.schemas import binary, components, ref
 from ladder.web.paging import MAX_PAGE, MAX_PER_PAGE, default_per_page
 
@@ -107,7 +106,7 @@ def _string(format_: str) -> dict:
     return {"type": "string", "format": format_}
 
 
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def _path_id(name: str) -> dict:
@@ -129,14 +128,14 @@ def _paging(per_page: int) -> list[dict]:
     ]
 
 
-def _upload(config: Mapping) -> dict:
+def _upload(settings: Settings) -> dict:
     """POST /versions: a multipart form with the file as a file part."""
-    max_bytes, per_hour = int(config["MAX_BOT_BYTES"]), int(config["UPLOADS_PER_HOUR"])
+    max_bytes, per_hour = settings.max_bot_bytes, settings.uploads_per_hour
     about = (
         f"The file is at most {max_bytes:,} bytes: a larger file, or a request body too large"
         f" to hold one, is refused unread with 413. A zip may unpack to at most"
-        f" {int(config['MAX_UNZIPPED_BYTES']):,} bytes in at most"
-        f" {int(config['MAX_ZIP_FILES'])} files; beyond that, or a file that is not a bot,"
+        f" {settings.max_unzipped_bytes:,} bytes in at most"
+        f" {settings.max_zip_files} files; beyond that, or a file that is not a bot,"
         f" is 400. Every try counts, refused ones too (not a 413): past {per_hour} tries in"
         " a rolling hour a user gets 429 with Retry-After. The version is stored as"
         " pending; a worker validates it and it becomes active or failed."
@@ -175,8 +174,8 @@ def _upload(config: Mapping) -> dict:
     }
 
 
-def _challenge(config: Mapping) -> dict:
-    per_hour, at_once = int(config["CHALLENGES_PER_HOUR"]), int(config["CHALLENGES_IN_FLIGHT"])
+def _challenge(settings: Settings) -> dict:
+    per_hour, at_once = settings.challenges_per_hour, settings.challenges_in_flight
     return {
         "operationId": "startChallenge",
         "summary": "Queue an unrated match between your active version and opponents",
@@ -350,11 +349,11 @@ def _reads(games_schema: dict, per_page: int) -> dict:
     }
 
 
-def document(games: list[str], config: Mapping) -> dict:
-    """The whole OpenAPI document for a site that plays `games`, with `config`'s limits."""
+def document(games: list[str], settings: Settings) -> dict:
+    """The whole OpenAPI document for a site that plays `games`, with its settings' limits."""
     games_schema = ref("GameName")
-    paths = _reads(games_schema, default_per_page(config))
-    paths["/versions"] = {"post": _upload(config)}
+    paths = _reads(games_schema, default_per_page(settings))
+    paths["/versions"] = {"post": _upload(settings)}
     paths["/versions/{version_id}/resume"] = {
         "post": {
             "operationId": "resumeVersion",
@@ -367,7 +366,7 @@ def document(games: list[str], config: Mapping) -> dict:
             },
         }
     }
-    paths["/challenges"] = {"post": _challenge(config)}
+    paths["/challenges"] = {"post": _challenge(settings)}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Tradewinds ladder API", "version": "1", "description": ABOUT},

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 import engine
 from ladder.errors import ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import replay_archive
@@ -61,7 +61,7 @@ def _unauthorized(exc: Unauthorized):
 
 
 def _paging() -> tuple[int, int]:
-    default = default_per_page(current_app.config)
+    default = default_per_page(app_settings())
     return page_arg(), int_arg("per_page", default, 1, MAX_PER_PAGE)
 
 
@@ -77,7 +77,7 @@ def _id_list(value) -> bool:
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(document(engine.game_names(), current_app.config))
+    return jsonify(document(engine.game_names(), app_settings()))
 
 
 @bp.get("/games")
@@ -122,10 +122,10 @@ def bot_replays(bot_id: int):
     limit = int_arg("limit", replay_archive.DEFAULT_LIMIT, 1, replay_archive.MAX_LIMIT)
     since = _since_arg()
     found_entries = replay_archive.entries(db.session, found.id, version, since, limit)
-    config, session = current_app.config, db.session
+    settings, session = app_settings(), db.session
 
     def load(match_id: int) -> bytes:
-        return matches.replay_bytes(session, config, matches.get_match(session, match_id))
+        return matches.replay_bytes(session, settings, matches.get_match(session, match_id))
 
     chunks = replay_archive.stream(found_entries, load, found.name)
     name = replay_archive.archive_name(found.name, found.id)
@@ -154,7 +154,7 @@ def upload():
     upload = request.files.get("file")
     if upload is None:
         raise ServiceError("send the bot as a multipart form field 'file'")
-    limit = current_app.config["MAX_BOT_BYTES"]
+    limit = app_settings().max_bot_bytes
     data = upload.stream.read(limit + 1)
     # Too many bytes is a 413, as a body over MAX_CONTENT_LENGTH is (refused before the
     # view); neither counts as an upload try. What the bytes say is the service's (400).
@@ -162,7 +162,7 @@ def upload():
         raise TooLarge(f"the file is larger than the limit of {limit:,} bytes")
     created = bots.upload_version(
         db.session,
-        current_app.config,
+        app_settings(),
         user,
         request.form.get("game", ""),
         request.form.get("name", ""),
@@ -192,7 +192,7 @@ def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
     # The stored bytes as they are: gzipped JSON (NotFound, 404, without one).
     return Response(
-        matches.replay_bytes(db.session, current_app.config, found),
+        matches.replay_bytes(db.session, app_settings(), found),
         mimetype=_download_type("application/gzip"),
         headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
     )
@@ -213,7 +213,7 @@ def challenge():
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ServiceError("seed must be an integer")
     started = matches.create_challenge(
-        db.session, current_app.config, user, version_id, opponents, seed=seed
+        db.session, app_settings(), user, version_id, opponents, seed=seed
     )
     return jsonify(queries.match_detail(db.session, started)), 201
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     abort,
-    current_app,
     redirect,
     render_template,
     request,
@@ -14,7 +13,7 @@ from flask import (
 )
 
 import engine
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.queries import boards as queries
 from ladder.web.boards import charts, games
 from ladder.web.paging import page_arg
@@ -42,7 +41,7 @@ def leaderboard_pick():
 @bp.get("/leaderboard/<game>")
 def leaderboard(game: str):
     board = queries.leaderboard(
-        db.session, games.known_game(game), page_arg(), current_app.config["PAGE_SIZE"]
+        db.session, games.known_game(game), page_arg(), app_settings().page_size
     )
     return render_template(
         "boards/leaderboard.html",
@@ -61,13 +60,13 @@ def game(game: str):
         info=games.game_info(game),
         rules=games.rules_html(game),
         example=games.example_turn(game),
-        starter=games.starter_path(current_app.config["STARTER_DIR"], game) is not None,
+        starter=games.starter_path(app_settings().starter_dir, game) is not None,
     )
 
 
 @bp.get("/games/<game>/starter/bot.py")
 def starter(game: str):
-    path = games.starter_path(current_app.config["STARTER_DIR"], games.known_game(game))
+    path = games.starter_path(app_settings().starter_dir, games.known_game(game))
     if path is None:
         abort(404)
     return send_file(path, mimetype="text/plain", as_attachment=True, download_name="bot.py")

@@ -6,7 +6,6 @@ import io
 
 from flask import (
     Blueprint,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -19,7 +18,7 @@ from sqlalchemy import select
 
 import engine
 from ladder.errors import Forbidden, ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import Bot, active_version, valid_id
 from ladder.queries import boards as queries
@@ -50,11 +49,11 @@ def upload():
             form.game.data, form.name.data = bot.game, bot.name
     status, headers = 200, {}
     if form.validate_on_submit():
-        data = _read_upload(form.file.data, current_app.config["MAX_BOT_BYTES"])
+        data = _read_upload(form.file.data, app_settings().max_bot_bytes)
         try:
             version = bots.upload_version(
                 db.session,
-                current_app.config,
+                app_settings(),
                 current_user,
                 form.game.data,
                 form.name.data,
@@ -142,6 +141,6 @@ def resume(version_id: int):
 @login_required
 def download(version_id: int):
     version = bots.get_version(db.session, version_id)
-    data = bots.version_file(db.session, current_app.config, current_user, version)
+    data = bots.version_file(db.session, app_settings(), current_user, version)
     name = f"{version.bot.name}-v{version.number}.{version.kind}"
     return send_file(io.BytesIO(data), as_attachment=True, download_name=name)

@@ -18,7 +18,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from ladder.errors import RateLimited, ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import version_label
 from ladder.queries import boards as queries
@@ -55,7 +55,7 @@ def match_list():
     if bot_arg and bot_id is None:
         abort(400, "bot must be a bot id")
     listing = queries.match_list(
-        db.session, page_arg(), current_app.config["PAGE_SIZE"], game=game, bot_id=bot_id
+        db.session, page_arg(), app_settings().page_size, game=game, bot_id=bot_id
     )
     return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
 
@@ -64,9 +64,7 @@ def match_list():
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
     detail = queries.match_detail(db.session, found)
-    table = queries.match_table(
-        db.session, found, detail["seats"], current_app.config.get("HOUSE_USER", "demo")
-    )
+    table = queries.match_table(db.session, found, detail["seats"], app_settings().house_user)
     # The stderr of a seat is shown to that bot's owner only.
     own_stderr = {}
     if current_user.is_authenticated:
@@ -79,7 +77,7 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    data = matches.replay_bytes(db.session, current_app.config, found)  # 404 without one
+    data = matches.replay_bytes(db.session, app_settings(), found)  # 404 without one
     return send_file(
         io.BytesIO(data),
         mimetype="application/gzip",
@@ -107,7 +105,7 @@ def challenge():
     try:
         started = matches.create_challenge(
             db.session,
-            current_app.config,
+            app_settings(),
             current_user,
             version.id,
             list(form.opponents.data),

@@ -7,12 +7,12 @@ errors as JSON, so the viewer can show the reason.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ladder.errors import ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.queries import replays
 from ladder.services import matches
 from ladder.web.errors import MESSAGES
@@ -50,7 +50,7 @@ def _http_error(exc: HTTPException):
 def _stored(match_id: int) -> replays.Replay:
     """A match's replay from the artifact store; NotFound (404) without one."""
     found = matches.get_match(db.session, match_id)
-    data = matches.replay_bytes(db.session, current_app.config, found)
+    data = matches.replay_bytes(db.session, app_settings(), found)
     return replays.load_stored(data, found.game)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, render_template, request
 from flask_login import current_user, login_required
 
 import engine
 from ladder.broker.store import WORKER_FORGET_S
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.queries import collusion
 from ladder.queries.status import ladder_status
 from ladder.web.boards.games import known_game
@@ -32,7 +32,7 @@ def staff_required(view):
 
 
 def _status() -> dict:
-    return ladder_status(db.session, current_app.config)
+    return ladder_status(db.session, app_settings())
 
 
 @bp.get("")
@@ -57,5 +57,5 @@ def collusion_check():
     if not names:
         abort(404)
     game = known_game(request.args.get("game") or names[0])
-    report = collusion.examine(db.session, current_app.config, game)
+    report = collusion.examine(db.session, app_settings(), game)
     return render_template("staff/collusion.html", report=report, games=names)

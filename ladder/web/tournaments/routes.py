@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 import engine
 from ladder.errors import ServiceError
-from ladder.extensions import db
+from ladder.extensions import app_settings, db
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import tournaments
 from ladder.web.forms import EmptyForm
@@ -34,7 +34,7 @@ def _forms(found) -> dict:
             forms["enter"] = EnterForm()
             forms["enter"].bot_id.choices = [(b.id, b.name) for b in bots]
     if current_user.is_staff and found.state in ("draft", "open"):
-        house = tournament_queries.house_choices(db.session, current_app.config, found)
+        house = tournament_queries.house_choices(db.session, app_settings(), found)
         if house:
             forms["house"] = HouseForm()
             forms["house"].version_id.choices = [(v.id, v.label) for v in house]
@@ -104,7 +104,7 @@ def open_entries(tournament_id: int):
 def start(tournament_id: int):
     return _act(
         tournament_id,
-        lambda: tournaments.start(db.session, current_app.config, current_user, tournament_id),
+        lambda: tournaments.start(db.session, app_settings(), current_user, tournament_id),
         "Started: the first round is queued.",
     )
 
@@ -124,14 +124,14 @@ def cancel(tournament_id: int):
 def add_house(tournament_id: int):
     found = tournament_queries.get_tournament(db.session, tournament_id)
     form = HouseForm()
-    house = tournament_queries.house_choices(db.session, current_app.config, found)
+    house = tournament_queries.house_choices(db.session, app_settings(), found)
     form.version_id.choices = [(v.id, v.label) for v in house]
     if not form.validate_on_submit():
         flash("Choose a house bot.")
     else:
         try:
             tournaments.add_house_bot(
-                db.session, current_app.config, current_user, tournament_id, form.version_id.data
+                db.session, app_settings(), current_user, tournament_id, form.version_id.data
             )
         except ServiceError as exc:
             flash(f"Not added: {exc}")

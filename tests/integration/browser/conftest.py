@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 import engine
 from ladder import create_app
 from ladder.cli.processes import free_port
+from ladder.extensions import app_settings
 from ladder.models import Match
 from ladder.services.house import seed_house_bots
 from tests.integration.conftest import needs_bwrap
@@ -91,7 +92,7 @@ def site(tmp_path_factory):
         with live.app.app_context():
             from ladder.extensions import db
 
-            seed_house_bots(db.session, live.app.config)  # announces nothing
+            seed_house_bots(db.session, app_settings(live.app))  # announces nothing
         live.start_worker(concurrency=2)
         live.start_beat()
         # The browser gets the app as production runs it: CSRF on, same database and queue.

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from ladder.extensions import app_settings
 from ladder.models import Bot, BotVersion, User
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, tournaments
@@ -47,10 +48,10 @@ def held(site):
             for vid in [*house, *mine]:
                 version = db.session.get(BotVersion, vid)
                 if version.bot.owner.username == "demo":
-                    tournaments.add_house_bot(db.session, live.app.config, staff, t.id, vid)
+                    tournaments.add_house_bot(db.session, app_settings(live.app), staff, t.id, vid)
                 else:
                     tournaments.enter(db.session, version.bot.owner, t.id, version.bot_id)
-            tournaments.start(db.session, live.app.config, staff, t.id)
+            tournaments.start(db.session, app_settings(live.app), staff, t.id)
             made[fmt] = t.id
 
     def done():

@@ -92,10 +92,10 @@ def test_each_setting_has_one_comment_line_above_it():
 def test_commented_values_are_the_values_in_effect():
     # "#NAME=value" claims that leaving NAME unset gives value: so setting it changes nothing.
     base = template_environment()
-    expected = settings.from_env(base)
+    expected = settings.Settings.from_env(base)
     for name, (active, value) in template_settings().items():
         if not active:
-            changed = settings.from_env({**base, name: install_paths(value)})
+            changed = settings.Settings.from_env({**base, name: install_paths(value)})
             assert changed == expected, f"#{name}={value} is not what leaving it unset gives"
 
 

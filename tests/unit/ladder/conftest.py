@@ -8,21 +8,25 @@ first such test runs.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import itertools
 import re
 import shutil
+from collections.abc import MutableMapping
 
 import pytest
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
 import engine
-from ladder import create_app, settings
+from ladder import create_app
 from ladder.cli import db as schema
-from ladder.extensions import make_engine
+from ladder.extensions import app_settings, make_engine, use_settings
 from ladder.services import accounts, bots
+from ladder.settings import KEYS, Settings
 
 BOT_SOURCE = b"import random\n\n\ndef act(view, legal):\n    return random.choice(legal)\n"
 
@@ -131,9 +135,50 @@ def close_postgresql_connections():
         close()
 
 
+class Overrides(Settings, MutableMapping):
+    """A test's settings: the upper-case keys `create_app` takes, which the test may
+    change in place (`config["LADDER_IN_FLIGHT"] = 1`), and at once the Settings those
+    keys make, so the same object is handed to services.
+
+    A change goes through `Settings.with_overrides`, so a misspelt key or a value of the
+    wrong type fails here as it would in the app. Keys that are not settings (TESTING)
+    are kept beside the fields, for `create_app`; a copy made by `with_overrides` or
+    `dataclasses.replace` is plain settings and has none.
+    """
+
+    @property
+    def _extras(self) -> dict:
+        return self.__dict__.setdefault("_extras", {})
+
+    def __getitem__(self, key):
+        return getattr(self, key.lower()) if key in KEYS else self._extras[key]
+
+    def __setitem__(self, key, value):
+        if key in KEYS:
+            changed = Settings.with_overrides(self, {key: value})
+            object.__setattr__(self, key.lower(), getattr(changed, key.lower()))
+        else:
+            Settings().with_overrides({key: value}, others=Flask.default_config)
+            self._extras[key] = value
+
+    def __delitem__(self, key):
+        if key in KEYS:
+            raise TypeError(f"{key} is a setting: give it a value instead")
+        del self._extras[key]
+
+    def __iter__(self):
+        yield from (f.name.upper() for f in dataclasses.fields(Settings))
+        yield from self._extras
+
+    def __len__(self):
+        return len(KEYS) + len(self._extras)
+
+
 @pytest.fixture
 def config(tmp_path, database_url):
-    values = settings.from_env({"LADDER_VAR": str(tmp_path), "SECRET_KEY": "test-secret"})
+    env = {"LADDER_VAR": str(tmp_path), "SECRET_KEY": "test-secret"}
+    values = Overrides()
+    values.update(Settings.from_env(env).as_config())
     values.update(
         {
             "TESTING": True,
@@ -162,6 +207,11 @@ def app(config):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def override_settings(app, **values):
+    """Change settings of a made app, as the same keys given to `create_app` would have."""
+    use_settings(app, app_settings(app).with_overrides(values))
 
 
 def make_user(session, name="alice", password="correct horse"):

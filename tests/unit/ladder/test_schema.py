@@ -74,7 +74,7 @@ def test_bad_integer_setting_is_named():
     import pytest
 
     with pytest.raises(ValueError, match="MAX_BOT_BYTES"):
-        settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
+        settings.Settings.from_env({"SECRET_KEY": "k", "MAX_BOT_BYTES": "lots"})
 
 
 def test_app_with_explicit_secret_makes_no_key_file(tmp_path, monkeypatch):

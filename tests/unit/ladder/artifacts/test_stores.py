@@ -20,6 +20,7 @@ from ladder.artifacts import ArtifactMissing, DatabaseStore, DirectoryStore
 from ladder.artifacts.database import encode
 from ladder.extensions import make_engine
 from ladder.models import Blob
+from ladder.settings import Settings
 
 
 def _zip() -> bytes:
@@ -204,24 +205,24 @@ def test_the_directory_store_does_not_follow_a_link_out_of_its_root(tmp_path):
 
 # -- choosing a store --------------------------------------------------------------------------
 def test_the_factory_follows_the_setting(session, tmp_path):
-    assert isinstance(artifacts.store({"ARTIFACT_STORE": "database"}, session), DatabaseStore)
-    assert isinstance(artifacts.store({}, session), DatabaseStore)  # the default
-    found = artifacts.store({"ARTIFACT_STORE": "directory", "ARTIFACT_DIR": str(tmp_path)})
+    assert isinstance(artifacts.store(Settings(artifact_store="database"), session), DatabaseStore)
+    assert isinstance(artifacts.store(Settings(), session), DatabaseStore)  # the default
+    found = artifacts.store(Settings(artifact_store="directory", artifact_dir=str(tmp_path)))
     assert isinstance(found, DirectoryStore) and found.root == tmp_path
     with pytest.raises(ValueError, match="needs a session"):
-        artifacts.store({"ARTIFACT_STORE": "database"})
+        artifacts.store(Settings(artifact_store="database"))
     with pytest.raises(ValueError, match="ARTIFACT_STORE must be 'database' or 'directory'"):
-        artifacts.store({"ARTIFACT_STORE": "s3"}, session)
+        artifacts.store(Settings(artifact_store="s3"), session)
 
 
 def test_settings_default_under_var_and_refuse_an_unknown_store(tmp_path):
     env = {"LADDER_VAR": str(tmp_path), "SECRET_KEY": "k"}
-    values = settings.from_env(env)
+    values = settings.Settings.from_env(env).as_config()
     assert values["ARTIFACT_STORE"] == "database"
     assert values["ARTIFACT_DIR"] == str(tmp_path / "artifacts")
     assert values["BOT_CACHE_DIR"] == str(tmp_path / "bot-cache")
     assert values["BOT_CACHE_BYTES"] == 256 * 1024 * 1024
     with pytest.raises(ValueError, match="ARTIFACT_STORE must be 'database' or 'directory'"):
-        settings.from_env({**env, "ARTIFACT_STORE": "Database"})
+        settings.Settings.from_env({**env, "ARTIFACT_STORE": "Database"})
     with pytest.raises(ValueError, match="BOT_CACHE_BYTES"):
-        settings.from_env({**env, "BOT_CACHE_BYTES": "lots"})
+        settings.Settings.from_env({**env, "BOT_CACHE_BYTES": "lots"})

@@ -24,6 +24,7 @@ from ladder import artifacts, create_app
 from ladder.cli import db as schema
 from ladder.cli import main
 from ladder.extensions import make_engine
+from ladder.settings import Settings
 
 PREVIOUS = "b6d1f0c3a8e4"  # the revision before the artifact store
 WHEN = datetime(2026, 11, 30, 12, 0, 0)
@@ -212,7 +213,7 @@ def test_an_old_install_upgrades_and_imports_every_file(old_database, tmp_path, 
     assert "replays: 2 copied, 2 already stored, 0 missing, 0 damaged" in last.output
 
     # Every bot and replay reads back byte for byte through the store.
-    config = {"ARTIFACT_STORE": store_kind, "ARTIFACT_DIR": env["ARTIFACT_DIR"]}
+    config = Settings(artifact_store=store_kind, artifact_dir=env["ARTIFACT_DIR"])
     with Session(eng) as session:
         store = artifacts.store(config, session)
         stored = dict(session.execute(text("SELECT id, file_key FROM bot_versions")).all())
@@ -240,7 +241,9 @@ def test_downgrade_gives_back_paths_and_refuses_to_drop_stored_files(old_databas
     schema.upgrade(old_database)
     eng = make_engine(old_database)
     with Session(eng) as session:
-        artifacts.store({"ARTIFACT_STORE": "database"}, session).put("bots/kept.py", b"only copy")
+        artifacts.store(Settings(artifact_store="database"), session).put(
+            "bots/kept.py", b"only copy"
+        )
         session.commit()
     with pytest.raises(RuntimeError, match="the blobs table holds 1 artifacts"):
         command.downgrade(schema.alembic_config(old_database), PREVIOUS)

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from ladder import artifacts
 from ladder.models import Blob
-from tests.unit.ladder.conftest import BOT_SOURCE, login
+from tests.unit.ladder.conftest import BOT_SOURCE, login, override_settings
 from tests.unit.ladder.helpers import stored_match
 
 REPLAY_URLS = (
@@ -24,7 +24,7 @@ def test_replays_and_bot_files_are_served_from_either_store(
     client, session, config, alice, bob, store_kind
 ):
     config["ARTIFACT_STORE"] = store_kind
-    client.application.config["ARTIFACT_STORE"] = store_kind
+    override_settings(client.application, ARTIFACT_STORE=store_kind)
     match, record = stored_match(session, config, [alice, bob, alice])
     stored = artifacts.store(config, session).get(match.replay_key)
     for url in REPLAY_URLS[:2]:

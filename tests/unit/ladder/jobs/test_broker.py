@@ -34,8 +34,11 @@ def test_only_a_redis_url_is_a_redis(url, redis):
 
 
 def test_celery_runs_in_memory_without_a_broker_and_waits_out_the_time_limit_with_one(config):
-    assert celery_app.celery_settings({**config, "REDIS_URL": None})["broker_url"] == "memory://"
-    settings = celery_app.celery_settings({**config, "REDIS_URL": "redis://h/0"})
+    assert (
+        celery_app.celery_settings(config.with_overrides({"REDIS_URL": None}))["broker_url"]
+        == "memory://"
+    )
+    settings = celery_app.celery_settings(config.with_overrides({"REDIS_URL": "redis://h/0"}))
     assert settings["broker_url"] == "redis://h/0"
     visibility = settings["broker_transport_options"]["visibility_timeout"]
     assert visibility == config["TASK_TIME_LIMIT_S"] + broker.VISIBILITY_MARGIN_S

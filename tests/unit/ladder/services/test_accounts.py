@@ -15,7 +15,7 @@ from ladder.cli import main
 from ladder.errors import Conflict, ServiceError
 from ladder.models import User
 from ladder.services import accounts, house
-from tests.unit.ladder.conftest import csrf_token, make_user
+from tests.unit.ladder.conftest import csrf_token, make_user, override_settings
 
 GOOD = "correct horse"
 
@@ -114,7 +114,7 @@ def test_house_user_is_made_once_even_if_it_raced(session, monkeypatch):
 
 
 def test_registrations_are_limited_per_address(app, client, session):
-    app.config["REGISTRATIONS_PER_HOUR"] = 3
+    override_settings(app, REGISTRATIONS_PER_HOUR=3)
     for i in range(3):
         assert register_page(app.test_client(), f"sailor{i}").status_code == 302
     refused = register_page(client, "sailor9")
@@ -125,7 +125,7 @@ def test_registrations_are_limited_per_address(app, client, session):
 
 
 def test_a_taken_name_counts_toward_the_limit_but_a_weak_password_does_not(app, client, alice):
-    app.config["REGISTRATIONS_PER_HOUR"] = 2
+    override_settings(app, REGISTRATIONS_PER_HOUR=2)
     assert register_page(client, "dora", password="password1").status_code == 400  # not counted
     assert register_page(client, "alice").status_code == 400  # counted: it cost a hash
     assert register_page(client, "dora").status_code == 302

@@ -49,6 +49,6 @@ def test_validation_seats_the_house_random_bot_as_a_ladder_match_does(session, c
 
 def test_without_seeded_house_bots_validation_still_names_the_house_account(session, config):
     seated = validation.house_seat(
-        session, {**config, "HOUSE_USER": "harbour"}, "toyrace", "random"
+        session, config.with_overrides({"HOUSE_USER": "harbour"}), "toyrace", "random"
     )
     assert seated == {"name": "random", "owner": "harbour", "version": 1}

@@ -14,15 +14,16 @@ from sqlalchemy import func, select
 
 import engine
 from ladder import settings as ladder_settings
+from ladder.extensions import app_settings
 from ladder.models import BotVersion, Match
 from ladder.services import accounts
 from ladder.web.api.openapi import document
-from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user
+from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user, override_settings
 
 
 @pytest.fixture
 def api_schema(app, world):
-    app.config["UPLOADS_PER_HOUR"] = 10_000
+    override_settings(app, UPLOADS_PER_HOUR=10_000)
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 
 
@@ -123,7 +124,7 @@ def test_upload_refusals(client, world, session, headers, fields, status, messag
 def test_upload_without_file_and_rate_limit(client, app, world):
     response = client.post("/api/v1/versions", data={"game": "toyrace"}, headers=world["alice"])
     assert response.status_code == 400 and "field 'file'" in response.get_json()["error"]
-    app.config["UPLOADS_PER_HOUR"] = 2  # alice's first bot was one upload
+    override_settings(app, UPLOADS_PER_HOUR=2)  # alice's first bot was one upload
     assert upload(client, world["alice"]).status_code == 201
     limited = upload(client, world["alice"])
     assert limited.status_code == 429 and "uploads an hour" in limited.get_json()["error"]
@@ -202,9 +203,9 @@ def test_filter_matches_by_bot(client, world, session, config):
 
 
 def test_served_document_is_the_one_tested(app, client):
-    app.config.update(PAGE_SIZE=20, MAX_BOT_BYTES=1000)
+    override_settings(app, PAGE_SIZE=20, MAX_BOT_BYTES=1000)
     served = client.get("/api/v1/openapi.json").get_json()
-    assert served == document(engine.game_names(), app.config)
+    assert served == document(engine.game_names(), app_settings(app))
     assert "toyrace" in served["components"]["schemas"]["GameName"]["enum"]
     # The site's own limits: the default page size, the upload size.
     leaderboard = served["paths"]["/games/{game}/leaderboard"]["get"]
@@ -217,10 +218,10 @@ def test_served_document_is_the_one_tested(app, client):
 
 
 def test_per_page_defaults_to_the_documented_page_size(app, client, world):
-    app.config["PAGE_SIZE"] = 1
+    override_settings(app, PAGE_SIZE=1)
     listing = client.get("/api/v1/matches").get_json()
     assert (listing["per_page"], len(listing["matches"]), listing["pages"]) == (1, 1, 3)
-    app.config["PAGE_SIZE"] = 1000  # above the ceiling: the ceiling
+    override_settings(app, PAGE_SIZE=1000)  # above the ceiling: the ceiling
     assert client.get("/api/v1/matches").get_json()["per_page"] == 100
 
 
@@ -228,7 +229,9 @@ def test_per_page_defaults_to_the_documented_page_size(app, client, world):
 # the real games and the toy one the fixtures register; schemathesis's lazy fixture
 # loader does not run under this pytest.
 schema = schemathesis.openapi.from_dict(
-    document([*engine.game_names(), "toyrace"], ladder_settings.from_env({"SECRET_KEY": "x"}))
+    document(
+        [*engine.game_names(), "toyrace"], ladder_settings.Settings.from_env({"SECRET_KEY": "x"})
+    )
 )
 
 
@@ -240,7 +243,7 @@ schema = schemathesis.openapi.from_dict(
 )
 def test_api_conforms_to_its_openapi_document(case, app, world):
     """schemathesis: generated calls (with a valid token) get documented answers."""
-    app.config["UPLOADS_PER_HOUR"] = 10_000
+    override_settings(app, UPLOADS_PER_HOUR=10_000)
     excluded = []
     if case.method == "POST":
         # Whether a file is a Python bot, or a table fits a game's player count, is beyond

@@ -102,7 +102,7 @@ def test_a_refused_challenge_leaves_nothing_and_the_next_one_passes(session, con
 
 def test_simultaneous_challenges_see_each_other(config, alice, bots):
     mine, theirs = bots
-    limits = {**config, "CHALLENGES_PER_HOUR": 3, "CHALLENGES_IN_FLIGHT": 100}
+    limits = config.with_overrides({"CHALLENGES_PER_HOUR": 3, "CHALLENGES_IN_FLIGHT": 100})
     eng = make_engine(config["DATABASE_URL"])
     start = threading.Barrier(12)
 

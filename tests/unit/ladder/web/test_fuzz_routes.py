@@ -25,7 +25,7 @@ from ladder import settings as ladder_settings
 from ladder.extensions import make_engine
 from ladder.models import UserSession
 from ladder.services import accounts, matches, tournaments
-from tests.unit.ladder.conftest import make_active_bot, make_user
+from tests.unit.ladder.conftest import Overrides, make_active_bot, make_user
 from tests.unit.ladder.helpers import outcome_for, stored_match
 
 QUERY_NAMES = ["page", "per_page", "bot", "game", "view", "start", "count", "next", "format"]
@@ -75,7 +75,9 @@ def site(tmp_path_factory, migrated_template):
     """One app and its data for every example of the module (built once: it is slow)."""
     tmp = tmp_path_factory.mktemp("fuzz")
     shutil.copy(migrated_template, tmp / "ladder.sqlite3")
-    config = ladder_settings.from_env({"LADDER_VAR": str(tmp), "SECRET_KEY": "fuzz"})
+    env = {"LADDER_VAR": str(tmp), "SECRET_KEY": "fuzz"}
+    config = Overrides()
+    config.update(ladder_settings.Settings.from_env(env).as_config())
     config.update(
         TESTING=True,
         WTF_CSRF_ENABLED=False,

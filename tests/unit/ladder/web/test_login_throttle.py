@@ -14,6 +14,7 @@ from ladder import create_app
 from ladder.errors import RateLimited
 from ladder.models import LoginFailure, utcnow
 from ladder.services import accounts
+from ladder.settings import Settings
 from tests.unit.ladder.conftest import csrf_token, make_user
 
 LIMITS = {
@@ -22,12 +23,13 @@ LIMITS = {
     "LOGIN_FAILURES_PER_ADDRESS": 5,
     "LOGIN_FAILURES_PER_ACCOUNT": 7,
 }
+SETTINGS = Settings().with_overrides(LIMITS)  # the same, for services called directly
 GOOD, BAD = "correct horse", "wrong pony"
 
 
 def fail(session, name: str, address: str, times: int, now=None) -> None:
     for _ in range(times):
-        assert accounts.log_in(session, LIMITS, name, BAD, address, now=now) is None
+        assert accounts.log_in(session, SETTINGS, name, BAD, address, now=now) is None
 
 
 @pytest.mark.parametrize(
@@ -63,9 +65,9 @@ def test_limits_table(session, failures, then_name, then_address, refused):
         fail(session, name, address, times)
     if refused:
         with pytest.raises(RateLimited, match="too many failed logins; try again in 15 minutes"):
-            accounts.log_in(session, LIMITS, then_name, GOOD, then_address)
+            accounts.log_in(session, SETTINGS, then_name, GOOD, then_address)
     else:
-        assert accounts.log_in(session, LIMITS, then_name, GOOD, then_address).username == "alice"
+        assert accounts.log_in(session, SETTINGS, then_name, GOOD, then_address).username == "alice"
 
 
 def test_a_refused_attempt_is_not_counted_and_the_window_passes(session):
@@ -75,7 +77,7 @@ def test_a_refused_attempt_is_not_counted_and_the_window_passes(session):
     with pytest.raises(RateLimited, match=r"in 1 minute$"):
         accounts.log_in(
             session,
-            LIMITS,
+            SETTINGS,
             "Alice ",
             GOOD,
             "1.1.1.1",
@@ -83,7 +85,7 @@ def test_a_refused_attempt_is_not_counted_and_the_window_passes(session):
         )
     assert session.scalar(select(func.count(LoginFailure.id))) == 3
     # 15 minutes after the failures they no longer count, and the success forgives them.
-    assert accounts.log_in(session, LIMITS, "alice", GOOD, "1.1.1.1").username == "alice"
+    assert accounts.log_in(session, SETTINGS, "alice", GOOD, "1.1.1.1").username == "alice"
     assert session.scalar(select(func.count(LoginFailure.id))) == 0
 
 
@@ -91,7 +93,7 @@ def test_a_success_forgives_only_its_own_address(session):
     make_user(session, "alice", GOOD)
     fail(session, "alice", "1.1.1.1", 2)
     fail(session, "alice", "2.2.2.2", 2)
-    assert accounts.log_in(session, LIMITS, "alice", GOOD, "1.1.1.1") is not None
+    assert accounts.log_in(session, SETTINGS, "alice", GOOD, "1.1.1.1") is not None
     left = session.scalars(select(LoginFailure.address)).all()
     assert left == ["2.2.2.2", "2.2.2.2"]
 
@@ -191,7 +193,7 @@ def test_simultaneous_guesses_from_one_address_check_at_most_its_limit(config, m
 def login_time(session, name: str, address: str) -> float:
     """CPU seconds of one failed login (host load does not skew CPU time)."""
     started = time.process_time()
-    assert accounts.log_in(session, LIMITS, name, BAD, address) is None
+    assert accounts.log_in(session, SETTINGS, name, BAD, address) is None
     return time.process_time() - started
 
 

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from ladder import artifacts
+from ladder.extensions import app_settings
 from ladder.models import Match
 from ladder.services import storage
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
@@ -75,7 +76,7 @@ def test_a_challenge_takes_ascii_digits_only(client, session, world):
 
 
 def test_an_opened_replay_file_view_takes_ascii_digits_only(client, session, world):
-    config = client.application.config
+    config = app_settings(client.application)
     store = artifacts.store(config, session)
     record = storage.load_replay(store, world["match"].replay_key)
     data = gzip.compress(json.dumps(record).encode())

@@ -177,7 +177,7 @@ def generate(tmp: Path, doc: dict) -> tuple[Path, str]:
 def generated(tmp_path_factory) -> Path:
     """A client generated from the document a site with the real games (and the toy) serves."""
     tmp = tmp_path_factory.mktemp("generated")
-    config = settings.from_env({"SECRET_KEY": "x", "LADDER_VAR": str(tmp)})
+    config = settings.Settings.from_env({"SECRET_KEY": "x", "LADDER_VAR": str(tmp)})
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(engine._GAMES, "toyrace", "tests.unit.ladder.toygame")
         doc = document(engine.game_names(), config)

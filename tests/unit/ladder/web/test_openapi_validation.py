@@ -22,7 +22,7 @@ from werkzeug.test import EnvironBuilder, TestResponse
 from werkzeug.wrappers import Request
 
 from ladder.models import MAX_ID, utcnow
-from tests.unit.ladder.conftest import BOT_SOURCE
+from tests.unit.ladder.conftest import BOT_SOURCE, override_settings
 
 OCTETS = {"Accept": "application/octet-stream"}
 
@@ -242,7 +242,7 @@ def test_refusals_match_the_document(api, client, config, world):
 
 
 def test_limits_answer_429_with_retry_after_as_documented(api, app, client, world):
-    app.config.update(UPLOADS_PER_HOUR=1, CHALLENGES_IN_FLIGHT=1)  # the world used each once
+    override_settings(app, UPLOADS_PER_HOUR=1, CHALLENGES_IN_FLIGHT=1)  # the world used each once
     limited = call(client, "POST", "/api/v1/versions", world["alice"], data=bot_upload())
     check(api, limited, 429)
     assert "uploads an hour" in limited.response.get_json()["error"]

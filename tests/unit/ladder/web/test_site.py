@@ -16,7 +16,14 @@ import engine
 from ladder.models import BotVersion, Match
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
-from tests.unit.ladder.conftest import BOT_SOURCE, csrf_token, login, make_active_bot, make_user
+from tests.unit.ladder.conftest import (
+    BOT_SOURCE,
+    csrf_token,
+    login,
+    make_active_bot,
+    make_user,
+    override_settings,
+)
 from tests.unit.ladder.helpers import outcome_for
 
 
@@ -174,7 +181,7 @@ def test_upload_over_bot_limit_but_under_request_limit(logged_in, app, session):
 
 
 def test_upload_rate_limit_answers_429(logged_in, app):
-    app.config["UPLOADS_PER_HOUR"] = 1
+    override_settings(app, UPLOADS_PER_HOUR=1)
     assert upload(logged_in).status_code == 302
     response = upload(logged_in)
     assert response.status_code == 429
@@ -248,7 +255,7 @@ def test_bot_page_shows_history_and_head_to_head(client, session, config, alice,
 
 
 def test_leaderboard_orders_by_skill_and_paginates(client, app, session, config, alice):
-    app.config["PAGE_SIZE"] = 2
+    override_settings(app, PAGE_SIZE=2)
     versions = [make_active_bot(session, config, alice, name=f"bot{i}") for i in range(3)]
     match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
     matches.record_match(session, config, match.id, outcome_for(match, [3, 1, 2]))
