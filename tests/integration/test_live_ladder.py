@@ -79,6 +79,7 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
         from ladder.extensions import db
 
         accounts.register(db.session, "alice", "correct horse")
+        db.session.commit()
         seed_house_bots(db.session, ladder.app.config)
     client.post("/login", data={"username": "alice", "password": "correct horse"})
     page = client.post(
@@ -123,12 +124,14 @@ def active_version(live, user_name, name, source, game="manila"):
         from ladder.extensions import db
 
         user = accounts.register(db.session, user_name, "correct horse")
+        db.session.commit()
         with announce.quiet(db.session):  # set up by hand: not sent to validation
             version = bots.upload_version(
                 db.session, live.app.config, user, game, name, "bot.py", source
             )
         bots.start_validation(db.session, version.id)
         bots.finish_validation(db.session, version.id, True, "set up by the test")
+        db.session.commit()
         return version.id
 
 
@@ -152,6 +155,7 @@ def test_a_failing_bot_ends_failed_with_its_log(ladder):
         from ladder.extensions import db
 
         user = accounts.register(db.session, "bob", "correct horse")
+        db.session.commit()
         version = bots.upload_version(
             db.session, ladder.app.config, user, "manila", "buggy", "bot.py", CRASHING_BOT
         )
@@ -171,9 +175,11 @@ def create_ranked(live, game, version_ids, seed=None):
     with live.app.app_context():
         from ladder.extensions import db
 
-        return matches.create_match(
+        match = matches.create_match(
             db.session, live.app.config, game, version_ids, ranked=True, seed=seed
-        ).id
+        )
+        db.session.commit()
+        return match.id
 
 
 def test_a_worker_killed_mid_match_loses_nothing(still_ladder):

@@ -52,6 +52,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
         from ladder.extensions import db
 
         staff = accounts.register(db.session, "sam", "correct horse")
+        db.session.commit()
         staff.is_staff = True
         db.session.commit()
         alice = db.session.scalars(select(User).where(User.username == "alice")).one()
@@ -60,10 +61,13 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
             db.session, staff, "Live cup", game, format, table_size=3, rounds=rounds, seed=5
         )
         tournaments.open_tournament(db.session, staff, t.id)
+        db.session.commit()
         mine_bot = next(b for b in alice.bots if b.name == "mine")
         tournaments.enter(db.session, alice, t.id, mine_bot.id)
+        db.session.commit()
         for version_id in house[:3]:
             tournaments.add_house_bot(db.session, live.app.config, staff, t.id, version_id)
+            db.session.commit()
         tournament_id = t.id
     live.start_worker()
     with live.app.app_context():
@@ -71,6 +75,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
 
         staff = db.session.get(User, staff.id)
         tournaments.start(db.session, live.app.config, staff, tournament_id)
+        db.session.commit()
 
     def finished():
         with live.app.app_context():

@@ -32,6 +32,7 @@ def play(session, config, versions, statuses, ranked=True):
     )
     ranks = [1 if s == "ok" else 3 for s in statuses]
     matches.record_match(session, config, match.id, outcome_for(match, ranks, statuses))
+    session.commit()
     return match.id
 
 
@@ -89,6 +90,7 @@ def test_the_owner_resumes_and_only_later_matches_count(session, config, three, 
     with pytest.raises(Forbidden):
         triage.resume(session, bob, three[0].id)
     triage.resume(session, alice, three[0].id)
+    session.commit()
     assert not paused(session, three[0])
     with pytest.raises(Conflict):
         triage.resume(session, alice, three[0].id)
