@@ -11,7 +11,17 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 import ladder
+from ladder.errors import Conflict, ServiceError
+from ladder.extensions import make_engine
+from ladder.models import BotVersion, LoginFailure, ThrottleEvent, UserSession
+from ladder.services import accounts, bots
+from ladder.transactions import unit_of_work
+from tests.unit.ladder.conftest import make_user
 
 ROOT = Path(ladder.__file__).parent
 
@@ -55,17 +65,17 @@ def calls_in(path: Path) -> list[tuple[str, str, int]]:
     """(function, what it calls, line) for each transaction call or `unit_of_work` use."""
     found = []
     tree = ast.parse(path.read_text(), filename=str(path))
-    for func in ast.walk(tree):
-        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+    for defined in ast.walk(tree):
+        if not isinstance(defined, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        for node in ast.walk(func):
+        for node in ast.walk(defined):
             if not isinstance(node, ast.Call):
                 continue
             target = node.func
             if isinstance(target, ast.Attribute) and target.attr in WRITES:
-                found.append((func.name, target.attr, node.lineno))
+                found.append((defined.name, target.attr, node.lineno))
             elif isinstance(target, ast.Name) and target.id == "unit_of_work":
-                found.append((func.name, "unit_of_work", node.lineno))
+                found.append((defined.name, "unit_of_work", node.lineno))
     return found
 
 
@@ -107,3 +117,65 @@ def test_the_check_sees_a_commit(tmp_path):
         "def g(session):\n    with unit_of_work(session):\n        pass\n"
     )
     assert calls_in(module) == [("f", "commit", 2), ("g", "unit_of_work", 5)]
+
+
+# -- the owners, tested for what they own ------------------------------------------------
+def committed_count(config, model, *where) -> int:
+    """Rows of `model` another connection sees (what was committed)."""
+    eng = make_engine(config["DATABASE_URL"])
+    try:
+        with Session(eng) as other:
+            return other.scalar(select(func.count()).select_from(model).where(*where))
+    finally:
+        eng.dispose()
+
+
+def test_an_owner_called_inside_a_unit_is_refused(session, config):
+    with unit_of_work(session), pytest.raises(RuntimeError, match="units do not nest"):
+        accounts.log_in(session, config, "alice", "wrong password", "1.2.3.4")
+
+
+def test_a_login_failure_is_committed_before_the_password_is_checked(session, config, monkeypatch):
+    make_user(session, "alice")
+    seen = []
+
+    def authenticate(_session, _username, _password):
+        seen.append(committed_count(config, LoginFailure))
+        return None
+
+    monkeypatch.setattr(accounts, "authenticate", authenticate)
+    assert accounts.log_in(session, config, "alice", "wrong password", "1.2.3.4") is None
+    assert seen == [1], "a simultaneous guess would have seen this one"
+
+
+def test_a_refused_upload_is_counted_and_committed(session, config, alice):
+    with pytest.raises(ServiceError):
+        bots.upload_version(session, config, alice, "toyrace", "b", "bot.py", b"def (")
+    assert committed_count(config, ThrottleEvent, ThrottleEvent.kind == "upload") == 1
+    assert committed_count(config, BotVersion) == 0
+
+
+def test_a_refused_registration_is_counted_and_committed(session, config):
+    make_user(session, "alice")
+    with pytest.raises(Conflict):
+        accounts.register_from(session, config, "alice", "another password", "1.2.3.4")
+    assert committed_count(config, ThrottleEvent, ThrottleEvent.kind == "register") == 1
+
+
+def test_a_session_touch_joins_an_open_unit_and_commits_alone_otherwise(session, config):
+    user = make_user(session, "alice")
+    plain = accounts.open_session(session, user, "1.2.3.4", "test")
+    session.commit()
+    row = session.scalar(select(UserSession))
+    row.last_seen_at -= accounts.SESSION_TOUCH * 2
+    session.commit()
+    before = row.last_seen_at
+    with pytest.raises(KeyError), unit_of_work(session):
+        assert accounts.session_user(session, str(user.id), plain) is not None
+        raise KeyError("the view failed")
+    session.expire_all()
+    assert session.scalar(select(UserSession.last_seen_at)) == before, "rolled back with it"
+    assert accounts.session_user(session, str(user.id), plain) is not None
+    assert not session.in_transaction(), "committed at once, alone"
+    session.expire_all()
+    assert session.scalar(select(UserSession.last_seen_at)) > before
