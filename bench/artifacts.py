@@ -121,6 +121,7 @@ def record_match(app, seed: int, outcome: dict) -> int:
         match = matches.create_match(session, quiet, GAME, ids, ranked=False, seed=seed)
         matches.start_match(session, match.id)
         matches.record_match(session, quiet, match.id, outcome)
+        session.commit()  # the services flush; their caller commits
         return match.id
 
 

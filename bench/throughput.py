@@ -89,6 +89,7 @@ def prepare(url: str, var: Path, redis_url: str) -> tuple[Flask, list[int]]:
             extra = bots.upload_version(db.session, quiet, user, "manila", name, "bot.py", source)
             bots.start_validation(db.session, extra.id)
             bots.finish_validation(db.session, extra.id, True, "bench")
+            db.session.commit()  # the services flush; their caller commits
         found = dict(
             db.session.execute(
                 select(Bot.name, BotVersion.id)
@@ -146,6 +147,7 @@ def one_run(workers: int, count: int, url: str) -> Run:
                     matches.create_match(db.session, quiet, "manila", ids, ranked=True, seed=n).id
                     for n in range(count)
                 ]
+                db.session.commit()  # before they are sent: a worker must see them
                 start, ticks = time.monotonic(), cpu_ticks()  # first task sent to last recorded
                 for match_id in queued:
                     send("match", match_id)

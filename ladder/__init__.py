@@ -6,8 +6,9 @@ imports Celery) and `cli` (the `ladder` command); `services` (commands: they
 change state) and `queries` (what pages and the API read); `broker` (the Redis
 names and announcing work after a commit), `ranking` (ratings and matchmaking,
 pure), `tournaments` (schedules and standings, pure), `artifacts`, `models`,
-`errors`; and below them all `workers` and `engine`. Beside them `settings` and
-`extensions`.
+`errors`; and below them all `workers` and `engine`. Beside them `settings`,
+`extensions` and `transactions` (the unit of work a view, task or command opens and
+commits around the services it calls).
 """
 
 from __future__ import annotations

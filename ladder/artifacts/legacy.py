@@ -61,7 +61,10 @@ class Report:
 def import_files(
     session: Session, store: ArtifactStore, upload_dir: str | Path, replay_dir: str | Path
 ) -> Report:
-    """Copy every bot version's and every recorded match's legacy file into `store`."""
+    """Copy every bot version's and every recorded match's legacy file into `store`.
+
+    It owns its transactions (`ladder artifacts import` opens none): it commits every
+    BATCH copies, so a long import that stops keeps what it copied."""
     report = Report()
     _import_bots(session, store, Path(upload_dir), report.bots)
     _import_replays(session, store, Path(replay_dir), report.replays)

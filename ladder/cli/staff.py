@@ -18,11 +18,13 @@ from ladder.services.accounts import set_staff
 def _change(username: str, flag: bool) -> None:
     from ladder import create_app
     from ladder.extensions import db
+    from ladder.transactions import unit_of_work
 
     app = create_app()
     with app.app_context():
         try:
-            set_staff(db.session, username, flag)
+            with unit_of_work(db.session):
+                set_staff(db.session, username, flag)
         except LookupError as exc:
             raise click.ClickException(str(exc)) from None
     click.echo(f"{username} is {'now' if flag else 'no longer'} staff")

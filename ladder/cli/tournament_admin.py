@@ -20,15 +20,18 @@ from ladder.tournaments.model import FORMATS
 
 
 def _in_app(work: Callable):
-    """Run `work(session, settings)` inside the app, service errors as clean CLI errors."""
+    """Run `work(session, settings)` inside the app as one unit of work (committed at its
+    end, rolled back if it raises), service errors as clean CLI errors."""
     from ladder import create_app
     from ladder.errors import ServiceError
     from ladder.extensions import app_settings, db
+    from ladder.transactions import unit_of_work
 
     app = create_app()
     with app.app_context():
         try:
-            return work(db.session, app_settings(app))
+            with unit_of_work(db.session):
+                return work(db.session, app_settings(app))
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
 

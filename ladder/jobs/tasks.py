@@ -4,6 +4,10 @@ Retries (with backoff) are for infrastructure only: the database, Redis, the
 sandbox or the disk failing, and the service counts them against
 MAX_ATTEMPTS. Anything else ends the work `failed` in the service, with no
 retry. A bot's fault is a recorded result, never a retry.
+
+A task's work is one unit (`ladder.transactions`) that it opens and commits; the
+services it calls here own their transactions (the worker's entry points, the
+sweep, the scheduler, `advance`), so those are called outside any unit.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ladder.services import matches as match_service
 from ladder.services import playing, scheduler, sweep, validation
 from ladder.services import tournaments as tournament_service
 from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
+from ladder.transactions import unit_of_work
 from workers import close_pools
 
 log = logging.getLogger(__name__)
@@ -57,8 +62,8 @@ def validate_version(version_id: int) -> str:
                 db.session, app_settings(), version_id, too_long=TOO_LONG_ERRORS
             )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
-            db.session.rollback()
-            with contextlib.suppress(Conflict):
+            db.session.rollback()  # whatever the service left open when it was struck
+            with contextlib.suppress(Conflict), unit_of_work(db.session):
                 bot_service.finish_validation(
                     db.session, version_id, False, f"Validation failed: {TOO_LONG}."
                 )
@@ -77,8 +82,9 @@ def play_match(match_id: int) -> str:
                 db.session, app_settings(), match_id, too_long=TOO_LONG_ERRORS
             )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
-            db.session.rollback()
-            match_service.fail_match(db.session, match_id, TOO_LONG)
+            db.session.rollback()  # whatever the service left open when it was struck
+            with unit_of_work(db.session):
+                match_service.fail_match(db.session, match_id, TOO_LONG)
             return MatchState.FAILED
     state = match.state if match else "skipped"
     log.info("match played", extra={"match_id": match_id, "state": state})

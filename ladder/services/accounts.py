@@ -4,6 +4,12 @@ Logins are throttled (see `log_in`); registrations are limited per address; a
 logged-in browser is a `UserSession` row, so logging out ends it on the server.
 Nothing here tells an unknown account from a known one: a wrong password and
 an unknown name get the same answer after the same work.
+
+Commands here flush but do not commit: the caller's unit of work does
+(`ladder.transactions`). The throttled ones own their transactions (`log_in`,
+`register_from`, `change_password`: an attempt is counted and committed before
+anything is checked), and so do the touches on the login path (`session_user`,
+`user_for_token`); each says so.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, utc
 from ladder.services import throttle
 from ladder.services.common_passwords import COMMON
 from ladder.settings import Settings
+from ladder.transactions import in_unit, unit_of_work
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 MIN_PASSWORD = 8
@@ -70,10 +77,13 @@ def register(
     reserved: Collection[str] = (),
     address: str | None = None,
 ) -> User:
-    """Create an account; the password is stored only as a salted hash.
+    """Create an account (flushed, for the caller to commit); the password is stored
+    only as a salted hash.
 
     A `reserved` name (the house account's, for people registering), in any case, is
-    taken like any other. `address` is the client's, kept as `registered_from`.
+    taken like any other. `address` is the client's, kept as `registered_from`. A name
+    registered by someone else at the same moment is a Conflict (the caller's unit then
+    rolls back).
     """
     username = check_username(username)
     check_password(username, password)
@@ -91,9 +101,8 @@ def register(
     )
     session.add(user)
     try:
-        session.commit()
+        session.flush()
     except IntegrityError:  # registered by someone else at the same moment
-        session.rollback()
         raise Conflict(f"the username {username!r} is taken") from None
     return user
 
@@ -109,26 +118,29 @@ def register_from(
     """`register`, at most REGISTRATIONS_PER_HOUR tries from one address (RateLimited).
 
     A try counts once the name and password pass their checks (a taken name counts).
+    It owns its transactions, so its caller has no unit open: the try is counted and
+    committed first (a refused registration counts too, and simultaneous ones see
+    each other), then the account is made in a unit of its own.
     """
     now = now or utcnow()
     check_password(check_username(username), password)
     client = address
     address = (address or "unknown")[:64]
     limit = settings.registrations_per_hour
-    throttle.lock(session, f"register:{address}")
-    count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
-    if count >= limit:
-        session.rollback()
-        wait = throttle.seconds_until(oldest + REGISTRATION_WINDOW, now)
-        raise RateLimited(
-            f"at most {limit} registrations an hour from one address;"
-            f" try again in {throttle.in_words(wait)}",
-            retry_after=wait,
-        )
-    throttle.record(session, "register", address, now)
-    session.commit()
+    with unit_of_work(session):
+        throttle.lock(session, f"register:{address}")
+        count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
+        if count >= limit:
+            wait = throttle.seconds_until(oldest + REGISTRATION_WINDOW, now)
+            raise RateLimited(
+                f"at most {limit} registrations an hour from one address;"
+                f" try again in {throttle.in_words(wait)}",
+                retry_after=wait,
+            )
+        throttle.record(session, "register", address, now)
     reserved = (settings.house_user,)
-    return register(session, username, password, reserved=reserved, address=client)
+    with unit_of_work(session):
+        return register(session, username, password, reserved=reserved, address=client)
 
 
 def change_password(
@@ -141,14 +153,17 @@ def change_password(
     keep: str | None,
 ) -> int:
     """Set a new password after checking the current one (throttled like a login), and end
-    every other session of the user (all but `keep`, this browser's). Returns how many."""
+    every other session of the user (all but `keep`, this browser's). Returns how many.
+
+    It owns its transactions, so its caller has no unit open: the check is `log_in`'s
+    (committed before the password is looked at), then the change is a unit of its own.
+    """
     if log_in(session, settings, user.username, current, address) is None:
         raise ServiceError("the current password is wrong")
     check_password(user.username, new)
-    user.password_hash = generate_password_hash(new)
-    ended = _end(session, user, keep)
-    session.commit()
-    return ended
+    with unit_of_work(session):
+        user.password_hash = generate_password_hash(new)
+        return _end(session, user, keep)
 
 
 # -- logging in ---------------------------------------------------------------------
@@ -192,26 +207,23 @@ def log_in(
     attempt is counted, and stored as a failure, before the password is
     checked; a right password then forgives this address's failures on this
     account. So simultaneous guesses see each other and at most the limit's
-    number of passwords are ever checked.
+    number of passwords are ever checked. That is why it owns its transactions (its
+    caller has no unit open): the failure is committed before the password is checked.
     """
     now = now or utcnow()
     name = (username or "").strip().lower()[:64]
     address = (address or "unknown")[:64]
     window = timedelta(seconds=settings.login_window_s)
-    throttle.lock(session, f"login-address:{address}", f"login-account:{name}")
-    try:
+    with unit_of_work(session):
+        throttle.lock(session, f"login-address:{address}", f"login-account:{name}")
         _check_login_limits(session, settings, name, address, window, now)
-    except RateLimited:
-        session.rollback()
-        raise
-    session.execute(delete(LoginFailure).where(LoginFailure.at < now - window))  # keep it small
-    session.add(LoginFailure(username=name, address=address, at=now))
-    session.commit()
-    user = authenticate(session, username, password)
-    if user is not None:
-        pair = (LoginFailure.username == name, LoginFailure.address == address)
-        session.execute(delete(LoginFailure).where(*pair))
-        session.commit()
+        session.execute(delete(LoginFailure).where(LoginFailure.at < now - window))  # small
+        session.add(LoginFailure(username=name, address=address, at=now))
+    with unit_of_work(session):
+        user = authenticate(session, username, password)
+        if user is not None:
+            pair = (LoginFailure.username == name, LoginFailure.address == address)
+            session.execute(delete(LoginFailure).where(*pair))
     return user
 
 
@@ -264,12 +276,16 @@ def open_session(session: Session, user: User, address: str | None, agent: str |
             agent=(agent or "")[:200],
         )
     )
-    session.commit()
     return plain
 
 
 def session_user(session: Session, user_id: str, plain: str | None) -> User | None:
-    """The user of a live session whose token is `plain`, if it is `user_id`'s; else None."""
+    """The user of a live session whose token is `plain`, if it is `user_id`'s; else None.
+
+    Flask-Login's loader, run before the view (or lazily, inside its unit): its touch of
+    `last_seen_at` is committed at once in a transaction of its own when no unit is
+    open, and joins the caller's unit when one is.
+    """
     if not plain or not isinstance(plain, str):
         return None
     row = session.scalar(select(UserSession).where(UserSession.token_hash == _digest(plain)))
@@ -277,23 +293,28 @@ def session_user(session: Session, user_id: str, plain: str | None) -> User | No
     if row is None or str(row.user_id) != user_id or row.last_seen_at < now - SESSION_IDLE:
         return None
     if row.last_seen_at < now - SESSION_TOUCH:
-        row.last_seen_at = now
-        session.commit()
+        _touch(session, row, "last_seen_at", now)
     return row.user
+
+
+def _touch(session: Session, row, column: str, now: datetime) -> None:
+    """Store when `row` was last used: in the caller's unit if one is open, else at once."""
+    if in_unit(session):
+        setattr(row, column, now)
+        return
+    with unit_of_work(session):
+        setattr(row, column, now)
 
 
 def end_session(session: Session, plain: str | None) -> None:
     """End the session whose token is `plain` (log out); nothing if there is none."""
     if plain and isinstance(plain, str):
         session.execute(delete(UserSession).where(UserSession.token_hash == _digest(plain)))
-        session.commit()
 
 
 def end_sessions(session: Session, user: User, keep: str | None = None) -> int:
     """End every session of `user` but `keep` (log out everywhere); how many ended."""
-    ended = _end(session, user, keep)
-    session.commit()
-    return ended
+    return _end(session, user, keep)
 
 
 def _end(session: Session, user: User, keep: str | None) -> int:
@@ -329,7 +350,6 @@ def set_staff(session: Session, username: str, flag: bool) -> User:
     if user is None:
         raise LookupError(f"no user named {username!r}")
     user.is_staff = flag
-    session.commit()
     return user
 
 
@@ -347,7 +367,7 @@ def create_token(session: Session, user: User, name: str) -> tuple[ApiToken, str
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(user=user, name=name, token_hash=_digest(plain), prefix=plain[:10])
     session.add(token)
-    session.commit()
+    session.flush()
     return token, plain
 
 
@@ -357,16 +377,15 @@ def revoke_token(session: Session, user: User, token_id: int) -> None:
     if token is None or token.user_id != user.id:
         raise NotFound("no such token")
     token.revoked = True
-    session.commit()
 
 
 def user_for_token(session: Session, plain: str) -> User | None:
-    """The owner of a live token, or None."""
+    """The owner of a live token, or None; its `last_used_at` is stored as `session_user`
+    stores a session's (at once, in a transaction of its own, when no unit is open)."""
     if not plain or not plain.startswith(TOKEN_PREFIX):
         return None
     token = session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(plain)))
     if token is None or token.revoked:
         return None
-    token.last_used_at = utcnow()
-    session.commit()
+    _touch(session, token, "last_used_at", utcnow())
     return token.user

@@ -1,4 +1,9 @@
-"""Bots and their versions: upload, validation state, retirement."""
+"""Bots and their versions: upload, validation state, retirement.
+
+Commands here flush but do not commit: the caller's unit of work does
+(`ladder.transactions`); `upload_version` alone owns its transactions (every try is
+counted, and committed, before the file is checked).
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ from ladder.ranking import ratings
 from ladder.services import storage, throttle
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 from ladder.settings import Settings
+from ladder.transactions import unit_of_work
 
 UPLOAD_WINDOW = timedelta(hours=1)
 
@@ -60,17 +66,16 @@ def _count_upload(session: Session, user: User, per_hour: int) -> None:
     each other; counted before the file is checked, so bad files cost a try as well.
     """
     now, key = utcnow(), str(user.id)
-    throttle.lock(session, f"upload:{key}")
-    count, oldest = throttle.recent(session, "upload", key, now - UPLOAD_WINDOW)
-    if count >= per_hour:
-        session.rollback()
-        wait = throttle.seconds_until(oldest + UPLOAD_WINDOW, now)
-        raise RateLimited(
-            f"at most {per_hour} uploads an hour; try again in {throttle.in_words(wait)}",
-            retry_after=wait,
-        )
-    throttle.record(session, "upload", key, now)
-    session.commit()
+    with unit_of_work(session):
+        throttle.lock(session, f"upload:{key}")
+        count, oldest = throttle.recent(session, "upload", key, now - UPLOAD_WINDOW)
+        if count >= per_hour:
+            wait = throttle.seconds_until(oldest + UPLOAD_WINDOW, now)
+            raise RateLimited(
+                f"at most {per_hour} uploads an hour; try again in {throttle.in_words(wait)}",
+                retry_after=wait,
+            )
+        throttle.record(session, "upload", key, now)
 
 
 def upload_version(
@@ -85,7 +90,9 @@ def upload_version(
     """Store a new version (making the bot on first upload) and queue its validation.
 
     Nothing is stored unless the file passes every check; every try counts toward
-    UPLOADS_PER_HOUR all the same.
+    UPLOADS_PER_HOUR all the same. So it owns its transactions (its caller has no unit
+    open): the try is counted and committed first, then the version is stored, and its
+    validation announced, in a unit of its own.
     """
     _count_upload(session, user, settings.uploads_per_hour)
     check_game(game)
@@ -98,6 +105,20 @@ def upload_version(
         checked = check_bot_file(filename, data, UploadLimits.from_settings(settings))
     except BadUpload as exc:
         raise ServiceError(str(exc)) from None
+    with unit_of_work(session):
+        return _store_version(session, settings, user, game, name, filename, data, checked)
+
+
+def _store_version(
+    session: Session,
+    settings: Settings,
+    user: User,
+    game: str,
+    name: str,
+    filename: str,
+    data: bytes,
+    checked,
+) -> BotVersion:
     bot = session.scalar(
         select(Bot).where(Bot.owner_id == user.id, Bot.game == game, Bot.name == name)
     )
@@ -129,19 +150,18 @@ def upload_version(
     session.add(version)
     try:
         session.flush()
-        announce.announce(session, "validate", version.id)  # sent once committed
-        session.commit()
     except IntegrityError:
         # Another upload of the same bot won the race for this name or number.
-        session.rollback()
         raise Conflict("another upload of this bot happened at the same moment; retry") from None
+    announce.announce(session, "validate", version.id)  # sent once committed
     return version
 
 
 def start_validation(session: Session, version_id: int) -> BotVersion:
     """Mark a pending version as being validated and count the attempt (called by the worker).
 
-    A compare-and-set, so that of two workers handed the same version one wins.
+    A compare-and-set, so that of two workers handed the same version one wins (once
+    the caller commits it).
     """
     version = get_version(session, version_id)
     claimed = session.execute(
@@ -149,7 +169,6 @@ def start_validation(session: Session, version_id: int) -> BotVersion:
         .where(BotVersion.id == version_id, BotVersion.state == VersionState.PENDING)
         .values(state=VersionState.VALIDATING, attempts=BotVersion.attempts + 1)
     ).rowcount
-    session.commit()
     session.refresh(version)
     if not claimed:
         raise Conflict(f"version {version_id} is {version.state}, not pending")
@@ -170,7 +189,6 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
         )
         .values(state=VersionState.PENDING)
     ).rowcount
-    session.commit()
     return bool(done)
 
 
@@ -188,7 +206,6 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
     version.validated_at = utcnow()
     if not ok:
         version.state = VersionState.FAILED
-        session.commit()
         return version
     newer_active = session.scalar(
         select(BotVersion.id).where(
@@ -200,7 +217,6 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
     if version.bot.retired_at is not None or newer_active is not None:
         # A retired bot, or a later version already active: this one never plays.
         version.state = VersionState.RETIRED
-        session.commit()
         return version
     predecessor = session.execute(
         select(Rating.mu, Rating.sigma)
@@ -229,7 +245,6 @@ def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> 
             games=0,
         )
     )
-    session.commit()
     return version
 
 
@@ -246,7 +261,6 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
         .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_VERSION_STATES))
         .values(state=VersionState.RETIRED)
     )
-    session.commit()
     return bot
 
 

@@ -22,6 +22,7 @@ from ladder.models import Bot, User
 from ladder.services import accounts
 from ladder.services import bots as bot_service
 from ladder.settings import Settings
+from ladder.transactions import unit_of_work
 from workers import house_bots, house_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,11 @@ def house_files(game: str) -> dict[str, Path]:
 
 def house_user(session: Session, name: str, password: str | None = None) -> User:
     """The house account, made if missing; ServiceError if another account holds the name
-    in another case (registered before the name was reserved): rename that one first."""
+    in another case (registered before the name was reserved): rename that one first.
+
+    It owns its transaction (its caller has no unit open): an account registered at the
+    same moment by another `ladder house` ends only this one, and the name is looked up
+    again."""
     found = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
     if found is not None and found.username != name:
         raise ServiceError(
@@ -52,13 +57,19 @@ def house_user(session: Session, name: str, password: str | None = None) -> User
     if found is not None:
         return found
     try:
-        return accounts.register(session, name, password or secrets.token_urlsafe(16))
+        with unit_of_work(session):
+            return accounts.register(session, name, password or secrets.token_urlsafe(16))
     except Conflict:  # registered at this very moment by another `ladder house`
         return house_user(session, name)
 
 
 def seed_house_bots(session: Session, settings: Settings, password: str | None = None) -> list[str]:
-    """Create the demo account and its bots where missing; returns the bots created."""
+    """Create the demo account and its bots where missing; returns the bots created.
+
+    It owns its transactions (its caller has no unit open): the account first
+    (`house_user`), then each bot as `bots.upload_version` stores it, and its
+    validation, trusted, in a unit of its own; a bot seeded is kept if a later one fails.
+    """
     name = settings.house_user
     user = house_user(session, name, password)
     unlimited = dataclasses.replace(settings, uploads_per_hour=10_000)
@@ -76,7 +87,8 @@ def seed_house_bots(session: Session, settings: Settings, password: str | None =
                 version = bot_service.upload_version(
                     session, unlimited, user, game, bot_name, f"{bot_name}.py", path.read_bytes()
                 )
-            bot_service.start_validation(session, version.id)
-            bot_service.finish_validation(session, version.id, True, "House bot: trusted code.")
+            with unit_of_work(session):
+                bot_service.start_validation(session, version.id)
+                bot_service.finish_validation(session, version.id, True, "House bot: trusted code.")
             created.append(f"{game}/{bot_name}")
     return created

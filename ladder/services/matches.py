@@ -3,6 +3,9 @@
 `record_match` takes the `workers.Outcome` of the match (or its dict form)
 and is idempotent: the first call claims the match with a compare-and-set
 on its state, so a second call (or a second worker) changes nothing.
+
+Commands here flush and lock but do not commit: the caller's unit of work does
+(`ladder.transactions`), and what they announce is sent on its commit.
 """
 
 from __future__ import annotations
@@ -63,8 +66,8 @@ def create_match(
     requested_by: User | None = None,
     kind: str = "match",
 ) -> Match:
-    """Queue a match between active versions, one seat each, in the given order, and
-    commit it; it is announced once committed (see `new_match`)."""
+    """Queue a match between active versions, one seat each, in the given order (flushed,
+    for the caller to commit); it is announced once committed (see `new_match`)."""
     match = new_match(
         session,
         game,
@@ -75,7 +78,6 @@ def create_match(
         requested_by=requested_by,
         kind=kind,
     )
-    session.commit()
     return match
 
 
@@ -166,27 +168,25 @@ def create_challenge(
     if not opponent_ids:
         raise ServiceError("choose at least one opponent")
     _check_challenge_limits(session, settings, user, utcnow())
-    try:
-        return create_match(
-            session,
-            settings,
-            version.bot.game,
-            [version_id, *opponent_ids],
-            ranked=False,
-            seed=seed,
-            requested_by=user,
-            kind="challenge",
-        )
-    except ServiceError:
-        session.rollback()  # a refused match: the limits' lock ends here
-        raise
+    # A refused match raises: the caller's unit rolls back, which ends the limits' lock.
+    return create_match(
+        session,
+        settings,
+        version.bot.game,
+        [version_id, *opponent_ids],
+        ranked=False,
+        seed=seed,
+        requested_by=user,
+        kind="challenge",
+    )
 
 
 def _check_challenge_limits(session: Session, settings: Settings, user: User, now) -> None:
     """Refuse a challenge past the user's limits; else hold their lock until it is stored.
 
-    The count and the new match are one step (`throttle.lock`): simultaneous
-    challenges see each other.
+    The count and the new match are one step (`throttle.lock`, held to the end of the
+    caller's unit): simultaneous challenges see each other. A refused challenge is not
+    counted (the count is of matches), so this needs no transaction of its own.
     """
     per_hour = settings.challenges_per_hour
     at_once = settings.challenges_in_flight
@@ -198,7 +198,6 @@ def _check_challenge_limits(session: Session, settings: Settings, user: User, no
         )
     ).one()
     if started >= per_hour:
-        session.rollback()
         wait = throttle.seconds_until(oldest + CHALLENGE_WINDOW, now)
         raise RateLimited(
             f"at most {per_hour} challenges an hour; try again in {throttle.in_words(wait)}",
@@ -206,7 +205,6 @@ def _check_challenge_limits(session: Session, settings: Settings, user: User, no
         )
     waiting = session.scalar(select(func.count(Match.id)).where(mine, Match.state.in_(IN_FLIGHT)))
     if waiting >= at_once:
-        session.rollback()
         raise RateLimited(
             f"you have {waiting} challenges queued or running, the most at once;"
             " start another when one has been played",
@@ -260,6 +258,7 @@ def start_match(session: Session, match_id: int) -> bool:
     The row is locked first, skipping it if another worker holds it (PostgreSQL's
     FOR UPDATE SKIP LOCKED; SQLite's writers take turns anyway): the second of two
     workers handed one match moves on at once instead of waiting for the first's commit.
+    The caller commits the claim (`playing.play_match`, before the match is played).
     """
     queued = session.scalar(
         select(Match.id)
@@ -267,14 +266,12 @@ def start_match(session: Session, match_id: int) -> bool:
         .with_for_update(skip_locked=True)
     )
     if queued is None:
-        session.rollback()
         return False
     claimed = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.state == MatchState.QUEUED)
         .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
     ).rowcount
-    session.commit()
     return bool(claimed)
 
 
@@ -292,7 +289,6 @@ def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
         )
         .values(state=MatchState.QUEUED, started_at=None)
     ).rowcount
-    session.commit()
     return bool(done)
 
 
@@ -304,7 +300,6 @@ def fail_match(session: Session, match_id: int, reason: str) -> bool:
         .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
         .values(state=MatchState.FAILED, finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS])
     ).rowcount
-    session.commit()
     return bool(failed)
 
 
@@ -355,9 +350,9 @@ def record_match(
         .values(state=MatchState.FINISHED, finished_at=now)
         .execution_options(synchronize_session=False)
     ).rowcount
-    if not claimed:
-        session.rollback()
-        return get_match(session, match_id)
+    if not claimed:  # recorded meanwhile by another worker: as it stored it
+        session.refresh(match)
+        return match
     session.refresh(match)
     replay = outcome.replay
     # In this transaction (database store): the match is never recorded without it.
@@ -378,7 +373,6 @@ def record_match(
     elif match.ranked:
         match.unrated_reason = _rate(session, settings, match, now)
     triage.check(session, settings, match)
-    session.commit()
     return match
 
 

@@ -1,7 +1,8 @@
 """Playing a queued match: the worker's entry point `play_match`, and putting a
 running match back in the queue or failing it for good (`release_match`).
 
-Plain functions of (session, settings, id); the Celery tasks only call them.
+Plain functions of (session, settings, id); the Celery tasks only call them. Both own
+their transactions (`ladder.transactions`): their caller has no unit open.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ladder.services.infrastructure import (
     tries,
 )
 from ladder.settings import Settings
+from ladder.transactions import unit_of_work
 from workers import BadBotFile, BadOutcome
 
 log = logging.getLogger(__name__)
@@ -41,13 +43,20 @@ def play_match(
     """Play a queued match and record it; None if it is not queued (taken or done) or failed.
 
     `too_long`: the exceptions that mean the work ran out of time (from the task layer).
+
+    It owns its transactions (its caller has none open): the claim is committed before
+    the match is played, the match runs for seconds outside any unit, and the outcome
+    is recorded in a unit of its own (or the attempt released, or the match failed).
     """
-    if not match_service.start_match(session, match_id):
+    with unit_of_work(session):
+        started = match_service.start_match(session, match_id)
+    if not started:
         return None
     try:
         job = match_service.match_job(session, settings, match_id)
         outcome = bot_files.run_here(session, settings, job)
-        return match_service.record_match(session, settings, match_id, outcome)
+        with unit_of_work(session):
+            return match_service.record_match(session, settings, match_id, outcome)
     except too_long:
         return _fail_match(session, match_id, TOO_LONG)
     except INFRASTRUCTURE as exc:
@@ -69,8 +78,9 @@ def play_match(
 
 
 def _fail_match(session: Session, match_id: int, reason: str) -> None:
-    session.rollback()
-    match_service.fail_match(session, match_id, reason)
+    session.rollback()  # what the failed attempt left
+    with unit_of_work(session):
+        match_service.fail_match(session, match_id, reason)
 
 
 def release_match(
@@ -94,12 +104,13 @@ def release_match(
     query = select(Match.attempts).where(Match.id == match_id, Match.state == MatchState.RUNNING)
     if lapsed_before is not None:
         query = query.where(Match.started_at < lapsed_before)
-    attempts = session.scalar(query.with_for_update(skip_locked=lapsed_before is not None))
-    if attempts is None:
-        session.rollback()
-        return None
-    if match_service.requeue_match(session, match_id, max_attempts(settings)):
-        return MatchState.QUEUED
-    log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
-    failed = match_service.fail_match(session, match_id, f"{tries(attempts)}; the last: {reason}")
+    with unit_of_work(session):
+        attempts = session.scalar(query.with_for_update(skip_locked=lapsed_before is not None))
+        if attempts is None:
+            return None
+        if match_service.requeue_match(session, match_id, max_attempts(settings)):
+            return MatchState.QUEUED
+        log.warning("match failed for good", extra={"match_id": match_id, "reason": reason})
+        reason = f"{tries(attempts)}; the last: {reason}"
+        failed = match_service.fail_match(session, match_id, reason)
     return MatchState.FAILED if failed else None

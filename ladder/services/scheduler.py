@@ -37,6 +37,9 @@ def schedule_ladder(session: Session, settings: Settings, rng: random.Random) ->
 
     A game whose owners cannot fill its smallest table under the owner rule
     (`ranking.matchmaking`) gets none and waits; the staff page says so.
+
+    It owns its transactions (its caller has none open): one per match it makes, the
+    game's lock taken, the match made and committed, so the lock is held no longer.
     """
     created = []
     target = settings.ladder_in_flight
@@ -44,7 +47,7 @@ def schedule_ladder(session: Session, settings: Settings, rng: random.Random) ->
         game = engine.get_game(name)
         while True:
             # Each match is counted, drawn, checked and made under the game's lock
-            # (create_match commits, which ends it): two schedulers at once top up to the
+            # (the commit after create_match ends it): two schedulers at once top up to the
             # target, not past it, never seat a bot the other just seated, and store only
             # tables whose owners the database shows apart.
             throttle.lock(session, f"schedule:{name}")
@@ -64,6 +67,7 @@ def schedule_ladder(session: Session, settings: Settings, rng: random.Random) ->
                 session.rollback()  # ends the lock
                 break
             match = match_service.create_match(session, settings, name, table, ranked=True)
+            session.commit()  # ends the lock, and sends the match to the workers
             created.append(match.id)
     return created
 

@@ -31,6 +31,9 @@ def requeue_stale(
     fails if that was its last attempt; work queued for longer than
     REQUEUE_AFTER_S is announced again. Playing and recording are idempotent,
     so a spare announcement costs only a no-op.
+
+    It owns its transactions (its caller has none open): each release is one of its
+    own, on a fresh snapshot, and the last commit sends what it announces.
     """
     now = utcnow()
     grace = now - timedelta(seconds=settings.lease_s)

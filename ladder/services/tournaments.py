@@ -13,6 +13,11 @@ schedule. `advance` schedules every match the core can know and not yet created,
 and finishes the tournament when the core says so; a worker calls it after each
 tournament match, and beat calls it for every running tournament, so a lost call
 only delays a round. What pages and the API read is in `ladder.queries.tournaments`.
+
+Commands here flush but do not commit: the caller's unit of work does
+(`ladder.transactions`). `advance` (and `advance_running`, beat's loop over it) owns
+its transaction: two workers scheduling one round race for its slots, and the loser's
+IntegrityError must end its own transaction only, not its caller's.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from ladder.services.bots import check_game, get_bot, get_version
 from ladder.services.matches import MAX_SEED, fail_match, new_match
 from ladder.settings import Settings
 from ladder.tournaments.model import FORMATS
+from ladder.transactions import unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +123,7 @@ def create_tournament(
         created_by_id=user.id,
     )
     session.add(tournament)
-    session.commit()
+    session.flush()
     return tournament
 
 
@@ -127,7 +133,6 @@ def open_tournament(session: Session, user: User, tournament_id: int) -> Tournam
     tournament = get_tournament(session, tournament_id)
     _state(tournament, TournamentState.DRAFT)
     tournament.state = TournamentState.OPEN
-    session.commit()
     return tournament
 
 
@@ -141,9 +146,8 @@ def _add(session: Session, tournament: Tournament, version: BotVersion, house: b
     entrant = TournamentEntrant(bot_id=version.bot_id, version_id=version.id, house=house)
     tournament.entrants.append(entrant)
     try:
-        session.commit()
+        session.flush()
     except IntegrityError:  # entered meanwhile by another request
-        session.rollback()
         raise Conflict(f"{version.bot.name} is already entered") from None
     return entrant
 
@@ -171,7 +175,6 @@ def withdraw(session: Session, user: User, tournament_id: int, bot_id: int) -> N
     if not user.is_staff and get_bot(session, bot_id).owner_id != user.id:
         raise Forbidden("you can only withdraw your own bot")
     tournament.entrants.remove(entrant)
-    session.commit()
 
 
 def add_house_bot(
@@ -189,7 +192,8 @@ def add_house_bot(
 
 # -- running --------------------------------------------------------------------------------
 def start(session: Session, settings: Settings, user: User, tournament_id: int) -> Tournament:
-    """Staff start an open tournament: freeze the entrants' ratings, schedule round 1."""
+    """Staff start an open tournament: freeze the entrants' ratings, schedule round 1
+    (in the caller's unit: the start and its first matches are committed together)."""
     _staff(user)
     tournament = get_tournament(session, tournament_id)
     _state(tournament, TournamentState.OPEN)
@@ -205,12 +209,12 @@ def start(session: Session, settings: Settings, user: User, tournament_id: int) 
     try:
         core_of(tournament)
     except ValueError as exc:
-        session.rollback()
         raise ServiceError(f"cannot start: {exc}") from None
     tournament.state = TournamentState.RUNNING
     tournament.started_at = utcnow()
-    session.commit()
-    advance(session, settings, tournament.id)
+    session.flush()
+    created = _advance(session, tournament)
+    log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
     return tournament
 
 
@@ -219,31 +223,36 @@ def advance(session: Session, settings: Settings, tournament_id: int) -> list[in
 
     Idempotent and safe to call from several workers at once: the unique schedule
     key lets only one of them create a slot's match. Returns the new match ids.
+    It owns its transaction (its caller has none open): the loser of that race ends
+    its own with the IntegrityError, and the winner's commit sends the new matches.
     """
-    tournament = get_tournament(session, tournament_id)
-    if tournament.state != TournamentState.RUNNING:
+    try:  # a flush inside the loop meets the other worker's rows as soon as a commit would
+        with unit_of_work(session):
+            tournament = get_tournament(session, tournament_id)
+            if tournament.state != TournamentState.RUNNING:
+                return []
+            created = _advance(session, tournament)
+    except IntegrityError:  # another worker scheduled these slots first
         return []
+    if tournament.state == TournamentState.FINISHED:
+        log.info("tournament finished", extra={"tournament_id": tournament.id})
+    elif created:
+        log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
+    return created
+
+
+def _advance(session: Session, tournament: Tournament) -> list[int]:
+    """`advance` in the caller's transaction: the new matches' ids (flushed), or the
+    tournament marked finished."""
     core = core_of(tournament)
     placed = slots(session, tournament.id)
     results = results_of(placed)
     if core.finished(results):
         tournament.state = TournamentState.FINISHED
         tournament.finished_at = utcnow()
-        session.commit()
-        log.info("tournament finished", extra={"tournament_id": tournament.id})
         return []
     new = [m for m in core.pending(results) if m.key not in placed]
-    if not new:
-        session.rollback()
-        return []
-    try:  # a flush inside the loop meets the other worker's rows as soon as a commit would
-        created = _create_slots(session, tournament, new)
-        session.commit()  # and sends what _create_slots announced
-    except IntegrityError:  # another worker scheduled these slots first
-        session.rollback()
-        return []
-    log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
-    return created
+    return _create_slots(session, tournament, new) if new else []
 
 
 def _create_slots(session: Session, tournament: Tournament, new: list) -> list[int]:
@@ -277,7 +286,8 @@ def _create_slots(session: Session, tournament: Tournament, new: list) -> list[i
 
 
 def advance_running(session: Session, settings: Settings) -> dict[int, list[int]]:
-    """Beat's check: advance every running tournament (a lost worker call only delays)."""
+    """Beat's check: advance every running tournament (a lost worker call only delays),
+    each in a transaction of its own (`advance`); its caller has none open."""
     ids = session.scalars(
         select(Tournament.id).where(Tournament.state == TournamentState.RUNNING)
     ).all()
@@ -291,7 +301,6 @@ def cancel(session: Session, user: User, tournament_id: int) -> Tournament:
     _state(tournament, TournamentState.DRAFT, TournamentState.OPEN, TournamentState.RUNNING)
     tournament.state = TournamentState.CANCELLED
     tournament.finished_at = utcnow()
-    session.commit()
     for match in slots(session, tournament.id).values():
         if match.state in (MatchState.QUEUED, MatchState.RUNNING):
             fail_match(session, match.id, CANCELLED)

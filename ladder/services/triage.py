@@ -92,5 +92,4 @@ def resume(session: Session, user: User, version_id: int) -> BotVersion:
     version.paused_at = None
     version.paused_reason = None
     version.resumed_at = utcnow()
-    session.commit()
     return version

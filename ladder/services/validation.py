@@ -3,6 +3,8 @@ playing them (the worker's entry point `validate_version`), the log its owner
 reads, and putting a validation back or failing it for good.
 
 Plain functions of (session, settings, id); the Celery task only calls them.
+`validate_version` and `release_version` own their transactions
+(`ladder.transactions`): their caller has no unit open.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ladder.services.infrastructure import (
     tries,
 )
 from ladder.settings import Settings
+from ladder.transactions import unit_of_work
 from workers import BadBotFile, Job, JobSeat, Outcome, house_file, info
 
 log = logging.getLogger(__name__)
@@ -149,9 +152,14 @@ def validate_version(
     """Play the validation match and store the verdict; None if another worker has it.
 
     `too_long`: the exceptions that mean the work ran out of time (from the task layer).
+
+    It owns its transactions (its caller has none open): the claim is committed before
+    the bot is run, the validation matches run for seconds outside any unit, and the
+    verdict is stored in a unit of its own (or the attempt released).
     """
     try:
-        version = bot_service.start_validation(session, version_id)
+        with unit_of_work(session):
+            version = bot_service.start_validation(session, version_id)
     except Conflict:
         return None  # validated already, or being validated by another worker
     try:
@@ -181,13 +189,15 @@ def validate_version(
         session.rollback()
         release_version(session, settings, version_id, "its worker was stopped")
         raise
-    return bot_service.finish_validation(session, version_id, ok, text)
+    with unit_of_work(session):
+        return bot_service.finish_validation(session, version_id, ok, text)
 
 
 def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion | None:
-    session.rollback()
+    session.rollback()  # what the failed attempt left
     try:
-        return bot_service.finish_validation(session, version_id, False, text)
+        with unit_of_work(session):
+            return bot_service.finish_validation(session, version_id, False, text)
     except Conflict:
         return None  # finished meanwhile (its lease lapsed and another worker took it)
 
@@ -203,16 +213,20 @@ def release_version(
     It owns its transaction (the row lock, then the commit that requeues or fails the
     version): the caller has none open, having committed or rolled back its own first.
     """
-    attempts = session.scalar(
-        select(BotVersion.attempts)
-        .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
-        .with_for_update(skip_locked=sweep)
-    )
-    if attempts is None:
-        session.rollback()
-        return None
-    if bot_service.requeue_validation(session, version_id, max_attempts(settings)):
-        return VersionState.PENDING
-    text = not_run_log(f"{tries(attempts)}; the last: {reason}")
-    log.warning("validation failed for good", extra={"version_id": version_id, "reason": reason})
-    return VersionState.FAILED if _fail_validation(session, version_id, text) else None
+    with unit_of_work(session):
+        attempts = session.scalar(
+            select(BotVersion.attempts)
+            .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
+            .with_for_update(skip_locked=sweep)
+        )
+        if attempts is None:
+            return None
+        if bot_service.requeue_validation(session, version_id, max_attempts(settings)):
+            return VersionState.PENDING
+        text = not_run_log(f"{tries(attempts)}; the last: {reason}")
+        log.warning(
+            "validation failed for good", extra={"version_id": version_id, "reason": reason}
+        )
+        # Under the row lock, the version is still being validated: this cannot conflict.
+        bot_service.finish_validation(session, version_id, False, text)
+    return VersionState.FAILED

@@ -136,12 +136,14 @@ def active_version(live, user_name, name, source, game="manila"):
         from ladder.extensions import db
 
         user = accounts.register(db.session, user_name, "correct horse")
+        db.session.commit()
         with announce.quiet(db.session):  # set up by hand: not sent to validation
             version = bots.upload_version(
                 db.session, app_settings(live.app), user, game, name, "bot.py", source
             )
         bots.start_validation(db.session, version.id)
         bots.finish_validation(db.session, version.id, True, "set up by the test")
+        db.session.commit()
         return version.id
 
 
@@ -171,6 +173,8 @@ def create_ranked(live, game, version_ids, seed=None):
     with live.app.app_context():
         from ladder.extensions import db
 
-        return matches.create_match(
+        match = matches.create_match(
             db.session, app_settings(live.app), game, version_ids, ranked=True, seed=seed
-        ).id
+        )
+        db.session.commit()
+        return match.id

@@ -48,6 +48,7 @@ def upload(live: LiveLadder) -> int:
         from ladder.extensions import db
 
         user = accounts.register(db.session, "owen", "correct horse")
+        db.session.commit()
         version = bots.upload_version(
             db.session, app_settings(live.app), user, "manila", "fine", "bot.py", BOT
         )
@@ -60,6 +61,7 @@ def staff_page(live: LiveLadder) -> str:
 
         accounts.register(db.session, "harbour", "correct horse")
         set_staff(db.session, "harbour", True)
+        db.session.commit()
     client = live.app.test_client()
     client.post("/login", data={"username": "harbour", "password": "correct horse"})
     return client.get("/staff").get_data(as_text=True)

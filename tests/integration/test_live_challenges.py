@@ -50,6 +50,7 @@ def test_a_ladder_match_queued_behind_a_flood_of_challenges_is_played_first(live
             matches.create_challenge(db.session, app_settings(live.app), alice, mine, opponents).id
             for _ in range(FLOOD)
         ]
+        db.session.commit()
     ranked = create_ranked(live, game, [mine, *opponents])
     live.start_worker(concurrency=1)  # one match at a time: the order shows
     everything = [*challenges, ranked]

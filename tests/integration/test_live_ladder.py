@@ -78,6 +78,7 @@ def test_upload_validate_play_rate_and_download_the_replay(ladder):
         from ladder.extensions import db
 
         accounts.register(db.session, "alice", "correct horse")
+        db.session.commit()
         seed_house_bots(db.session, app_settings(ladder.app))
     client.post("/login", data={"username": "alice", "password": "correct horse"})
     page = client.post(
@@ -123,6 +124,7 @@ def test_a_failing_bot_ends_failed_with_its_log(ladder):
         from ladder.extensions import db
 
         user = accounts.register(db.session, "bob", "correct horse")
+        db.session.commit()
         version = bots.upload_version(
             db.session, app_settings(ladder.app), user, "manila", "buggy", "bot.py", CRASHING_BOT
         )

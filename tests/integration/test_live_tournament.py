@@ -58,6 +58,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
         from ladder.extensions import db
 
         staff = accounts.register(db.session, "sam", "correct horse")
+        db.session.commit()
         staff.is_staff = True
         db.session.commit()
         alice = db.session.scalars(select(User).where(User.username == "alice")).one()
@@ -66,10 +67,13 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
             db.session, staff, "Live cup", game, format, table_size=3, rounds=rounds, seed=5
         )
         tournaments.open_tournament(db.session, staff, t.id)
+        db.session.commit()
         mine_bot = next(b for b in alice.bots if b.name == "mine")
         tournaments.enter(db.session, alice, t.id, mine_bot.id)
+        db.session.commit()
         for version_id in house[:3]:
             tournaments.add_house_bot(db.session, app_settings(live.app), staff, t.id, version_id)
+            db.session.commit()
         tournament_id = t.id
     live.start_worker()
     with live.app.app_context():
@@ -77,6 +81,7 @@ def test_a_tournament_runs_to_the_end_on_the_workers(live, format):
 
         staff = db.session.get(User, staff.id)
         tournaments.start(db.session, app_settings(live.app), staff, tournament_id)
+        db.session.commit()
 
     def finished():
         with live.app.app_context():

@@ -181,6 +181,7 @@ def upload(server: ServerSide, source: bytes) -> int:
         from ladder.extensions import db
 
         accounts.register(db.session, "alice", "correct horse")
+        db.session.commit()
     client = server.app.test_client()
     client.post("/login", data={"username": "alice", "password": "correct horse"})
     page = client.post(

@@ -108,6 +108,7 @@ def service_dumps(live) -> tuple[dict, int]:
         )
         alice = accounts.register(db.session, "alice", "correct horse")
         staff = accounts.register(db.session, "sam", "correct horse")
+        db.session.commit()
         staff.is_staff = True
         db.session.commit()
         upload = bots.upload_version(
@@ -125,9 +126,11 @@ def service_dumps(live) -> tuple[dict, int]:
         )
         tournaments.open_tournament(db.session, staff, cup.id)
         tournaments.enter(db.session, alice, cup.id, version.bot_id)
+        db.session.commit()
         for opponent in opponents:
             tournaments.add_house_bot(db.session, config, staff, cup.id, opponent)
         tournaments.start(db.session, config, staff, cup.id)
+        db.session.commit()
         table = db.session.scalars(
             select(TournamentMatch.match_id).where(TournamentMatch.tournament_id == cup.id)
         ).first()

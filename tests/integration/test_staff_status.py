@@ -34,6 +34,7 @@ def test_queue_depth_and_workers_are_read_from_redis_and_celery(ladder):
 
         accounts.register(db.session, "harbour", "correct horse")
         set_staff(db.session, "harbour", True)
+        db.session.commit()
     client = ladder.app.test_client()
     client.post("/login", data={"username": "harbour", "password": "correct horse"})
 
@@ -99,6 +100,7 @@ def staff_client(live):
 
         accounts.register(db.session, "harbour", "correct horse")
         set_staff(db.session, "harbour", True)
+        db.session.commit()
     client = live.app.test_client()
     client.post("/login", data={"username": "harbour", "password": "correct horse"})
     return client

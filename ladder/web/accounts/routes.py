@@ -4,6 +4,11 @@ A logged-in browser holds, in its signed cookie, the token of a server-side
 session (`UserSession`); the login loader accepts the cookie only while that
 session lives, so logging out, "log out everywhere" and a password change end
 sessions for good, copied cookies included.
+
+Each view that changes state is one unit of work (`ladder.transactions`); the
+throttled commands (`register_from`, `log_in`, `change_password`) own their
+transactions and are called outside one, and signing in after them is a unit of
+its own.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ladder.errors import RateLimited, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import ApiToken, User
 from ladder.services import accounts
+from ladder.transactions import unit_of_work
 from ladder.web.accounts.forms import LoginForm, PasswordForm, RegisterForm, TokenForm
 from ladder.web.forms import EmptyForm
 
@@ -83,7 +89,8 @@ def register():
             status = 429 if isinstance(exc, RateLimited) else 400
             headers = getattr(exc, "headers", {})
         else:
-            _sign_in(user)
+            with unit_of_work(db.session):
+                _sign_in(user)
             flash(f"Welcome aboard, {user.username}.")
             return redirect(url_for("boards.index"))
     elif form.is_submitted():
@@ -104,7 +111,8 @@ def login():
             form.password.errors.append(str(exc))
             return render_template("accounts/login.html", form=form), exc.status, exc.headers
         if user is not None:
-            _sign_in(user)
+            with unit_of_work(db.session):
+                _sign_in(user)
             return redirect(_safe_next(request.args.get("next")))
         form.password.errors.append("wrong username or password")
     status = 400 if form.is_submitted() else 200
@@ -115,7 +123,8 @@ def login():
 def logout():
     form = EmptyForm()
     if form.validate_on_submit():
-        _sign_out()
+        with unit_of_work(db.session):
+            _sign_out()
     return redirect(url_for("boards.index"))
 
 
@@ -161,8 +170,9 @@ def change_password():
 def logout_everywhere():
     form = EmptyForm()
     if form.validate_on_submit():
-        accounts.end_sessions(db.session, current_user)
-        _sign_out()
+        with unit_of_work(db.session):
+            accounts.end_sessions(db.session, current_user)
+            _sign_out()
         flash("Logged out everywhere.")
         return redirect(url_for("accounts.login"))
     return redirect(url_for("accounts.account"))
@@ -175,7 +185,8 @@ def tokens():
     plain = None
     if form.validate_on_submit():
         try:
-            _token, plain = accounts.create_token(db.session, current_user, form.name.data)
+            with unit_of_work(db.session):
+                _token, plain = accounts.create_token(db.session, current_user, form.name.data)
         except ServiceError as exc:
             form.name.errors.append(str(exc))
         else:
@@ -195,6 +206,7 @@ def tokens():
 def revoke(token_id: int):
     form = EmptyForm()
     if form.validate_on_submit():
-        accounts.revoke_token(db.session, current_user, token_id)
+        with unit_of_work(db.session):
+            accounts.revoke_token(db.session, current_user, token_id)
         flash("Token revoked.")
     return redirect(url_for("accounts.tokens"))

@@ -1,4 +1,9 @@
-"""API views: read arguments, call a service or query, answer JSON."""
+"""API views: read arguments, call a service or query, answer JSON.
+
+A view that changes state is one unit of work (`ladder.transactions`), rolled back
+before a ServiceError reaches its JSON handler; the token check (`user_for_token`)
+and an upload own their transactions and are called outside one.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import accounts, bots, matches, triage
 from ladder.services.bots import check_game
+from ladder.transactions import unit_of_work
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
@@ -110,7 +116,8 @@ def version(version_id: int):
 def resume_version(version_id: int):
     """Put a version that crash triage paused back into matchmaking (owner's token)."""
     user = _required_user()
-    resumed = triage.resume(db.session, user, version_id)
+    with unit_of_work(db.session):
+        resumed = triage.resume(db.session, user, version_id)
     return jsonify(queries.version_summary(resumed, True))
 
 
@@ -212,9 +219,10 @@ def challenge():
         raise ServiceError(f"opponents must be a list of version ids (integers from 1 to {MAX_ID})")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ServiceError("seed must be an integer")
-    started = matches.create_challenge(
-        db.session, app_settings(), user, version_id, opponents, seed=seed
-    )
+    with unit_of_work(db.session):
+        started = matches.create_challenge(
+            db.session, app_settings(), user, version_id, opponents, seed=seed
+        )
     return jsonify(queries.match_detail(db.session, started)), 201
 
 

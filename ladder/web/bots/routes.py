@@ -1,4 +1,8 @@
-"""Bot views: thin wrappers over `services.bots` and `queries.boards`."""
+"""Bot views: thin wrappers over `services.bots` and `queries.boards`.
+
+A view that changes state is one unit of work (`ladder.transactions`); an upload
+owns its transactions (every try counts) and is called outside one.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from ladder.models import Bot, active_version, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, triage
+from ladder.transactions import unit_of_work
 from ladder.web.boards import charts
 from ladder.web.bots.forms import ResumeForm, RetireForm, UploadForm
 from ladder.web.matches.forms import ChallengeForm
@@ -121,7 +126,8 @@ def retire(bot_id: int):
         return redirect(url_for("bots.bot", bot_id=bot_id))
     form = RetireForm()
     if form.validate_on_submit():
-        bots.retire_bot(db.session, current_user, bot_id)
+        with unit_of_work(db.session):
+            bots.retire_bot(db.session, current_user, bot_id)
         flash("The bot is retired.")
         return redirect(url_for("bots.bot", bot_id=bot_id))
     status = 400 if form.is_submitted() else 200
@@ -132,7 +138,8 @@ def retire(bot_id: int):
 @login_required
 def resume(version_id: int):
     """Put a version that crash triage paused back into matchmaking (its owner only)."""
-    version = triage.resume(db.session, current_user, version_id)  # CSRF checked app-wide
+    with unit_of_work(db.session):  # CSRF checked app-wide
+        version = triage.resume(db.session, current_user, version_id)
     flash(f"{version.label} is back in matchmaking.")
     return redirect(url_for("bots.bot", bot_id=version.bot_id))
 

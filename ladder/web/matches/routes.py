@@ -23,6 +23,7 @@ from ladder.inputs import whole_number
 from ladder.models import version_label
 from ladder.queries import boards as queries
 from ladder.services import bots, matches
+from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg
@@ -103,14 +104,15 @@ def challenge():
                 flash(f"Challenge not started: {error}")
         return redirect(url_for("bots.bot", bot_id=version.bot_id))
     try:
-        started = matches.create_challenge(
-            db.session,
-            app_settings(),
-            current_user,
-            version.id,
-            list(form.opponents.data),
-            seed=form.seed.data,
-        )
+        with unit_of_work(db.session):
+            started = matches.create_challenge(
+                db.session,
+                app_settings(),
+                current_user,
+                version.id,
+                list(form.opponents.data),
+                seed=form.seed.data,
+            )
     except RateLimited as exc:
         # Refused with its status and Retry-After: the bot page again, saying why.
         flash(f"Challenge not started: {exc}")

@@ -1,4 +1,5 @@
-"""Tournament views: thin wrappers over `services.tournaments`."""
+"""Tournament views: thin wrappers over `services.tournaments`, each action one unit of
+work (`ladder.transactions`), rolled back before a ServiceError is flashed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import tournaments
+from ladder.transactions import unit_of_work
 from ladder.web.forms import EmptyForm
 from ladder.web.staff.routes import staff_required
 from ladder.web.tournaments.forms import CreateForm, EnterForm, HouseForm
@@ -55,18 +57,19 @@ def create():
     form.game.choices = [(name, name) for name in engine.game_names()]
     if form.validate_on_submit():
         try:
-            made = tournaments.create_tournament(
-                db.session,
-                current_user,
-                form.name.data,
-                form.game.data,
-                form.format.data,
-                table_size=form.table_size.data,
-                rounds=form.rounds.data,
-                duplicate=form.duplicate.data,
-                advance=form.advance.data,
-                seed=form.seed.data,
-            )
+            with unit_of_work(db.session):
+                made = tournaments.create_tournament(
+                    db.session,
+                    current_user,
+                    form.name.data,
+                    form.game.data,
+                    form.format.data,
+                    table_size=form.table_size.data,
+                    rounds=form.rounds.data,
+                    duplicate=form.duplicate.data,
+                    advance=form.advance.data,
+                    seed=form.seed.data,
+                )
         except ServiceError as exc:
             flash(f"Not created: {exc}")
         else:
@@ -81,7 +84,8 @@ def _act(tournament_id: int, action, done: str):
         flash("The form expired; try again.")
     else:
         try:
-            action()
+            with unit_of_work(db.session):
+                action()
         except ServiceError as exc:
             flash(f"Not done: {exc}")
         else:
@@ -130,9 +134,11 @@ def add_house(tournament_id: int):
         flash("Choose a house bot.")
     else:
         try:
-            tournaments.add_house_bot(
-                db.session, app_settings(), current_user, tournament_id, form.version_id.data
-            )
+            with unit_of_work(db.session):
+                tournaments.add_house_bot(
+                    db.session, app_settings(), current_user, tournament_id,
+                    form.version_id.data,
+                )  # fmt: skip
         except ServiceError as exc:
             flash(f"Not added: {exc}")
         else:
@@ -152,7 +158,10 @@ def enter(tournament_id: int):
         flash("Choose one of your bots with an active version.")
     else:
         try:
-            entrant = tournaments.enter(db.session, current_user, tournament_id, form.bot_id.data)
+            with unit_of_work(db.session):
+                entrant = tournaments.enter(
+                    db.session, current_user, tournament_id, form.bot_id.data
+                )
         except ServiceError as exc:
             flash(f"Not entered: {exc}")
         else:

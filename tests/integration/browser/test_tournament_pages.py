@@ -32,6 +32,7 @@ def held(site):
         from ladder.extensions import db
 
         staff = accounts.register(db.session, "tstaff", "correct horse")
+        db.session.commit()
         staff.is_staff = True
         db.session.commit()
         house = db.session.scalars(
@@ -45,13 +46,16 @@ def held(site):
                 db.session, staff, f"Harbour {fmt} cup", GAME, fmt, table_size=size, seed=11
             )
             tournaments.open_tournament(db.session, staff, t.id)
+            db.session.commit()
             for vid in [*house, *mine]:
                 version = db.session.get(BotVersion, vid)
                 if version.bot.owner.username == "demo":
                     tournaments.add_house_bot(db.session, app_settings(live.app), staff, t.id, vid)
+                    db.session.commit()
                 else:
                     tournaments.enter(db.session, version.bot.owner, t.id, version.bot_id)
             tournaments.start(db.session, app_settings(live.app), staff, t.id)
+            db.session.commit()
             made[fmt] = t.id
 
     def done():

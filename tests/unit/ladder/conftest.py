@@ -215,12 +215,18 @@ def override_settings(app, **values):
 
 
 def make_user(session, name="alice", password="correct horse"):
-    return accounts.register(session, name, password)
+    """A registered user, committed (other connections, the test client's, see it)."""
+    user = accounts.register(session, name, password)
+    session.commit()
+    return user
 
 
 def make_active_bot(session, config, user, name="b", game="toyrace", source=BOT_SOURCE):
+    """An uploaded version that passed validation, committed."""
     version = bots.upload_version(session, config, user, game, name, "bot.py", source)
-    return bots.finish_validation(session, version.id, True, "passed")
+    version = bots.finish_validation(session, version.id, True, "passed")
+    session.commit()
+    return version
 
 
 @pytest.fixture

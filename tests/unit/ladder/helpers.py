@@ -51,6 +51,7 @@ def play(session, config, versions, statuses, ranked=True):
     )
     ranks = [1 if s == "ok" else 3 for s in statuses]
     matches.record_match(session, config, match.id, outcome_for(match, ranks, statuses))
+    session.commit()
     return match.id
 
 
@@ -78,4 +79,5 @@ def stored_match(session, config, owners, game="manila", seed=11):
     outcome = outcome_for(match, record["result"]["ranks"], scores=record["result"]["scores"])
     outcome["replay"] = record
     matches.record_match(session, config, match.id, outcome)
+    session.commit()
     return match, record

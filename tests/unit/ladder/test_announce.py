@@ -77,6 +77,7 @@ def test_a_match_stores_the_queue_it_was_sent_to(session, config, bots, sent):
     challenge = matches.create_match(
         session, config, "toyrace", ids, ranked=False, kind="challenge"
     )
+    session.commit()
     assert (ladder.queue, challenge.queue) == (announce.DEFAULT_QUEUE, announce.CHALLENGE_QUEUE)
     assert sent == [("match", ladder.id), ("challenge", challenge.id)]
     assert announce.kind_of_queue(challenge.queue) == "challenge"

@@ -20,6 +20,7 @@ def env(monkeypatch, config, session):
     monkeypatch.delenv("REDIS_URL", raising=False)
     make_user(session, "sam")
     accounts.set_staff(session, "sam", True)
+    session.commit()
     demo = make_user(session, "demo")
     return [make_active_bot(session, config, demo, name=f"h{i}").id for i in range(3)]
 

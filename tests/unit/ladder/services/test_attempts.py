@@ -206,6 +206,7 @@ def test_staff_see_the_failed_match_and_its_reason(session, config, client, monk
     playing.play_match(session, config, match_id)
     make_user(session, "harbour")
     set_staff(session, "harbour", True)
+    session.commit()
     login(client, "harbour")
     page = client.get("/staff").get_data(as_text=True)
     assert f'href="/matches/{match_id}"' in page

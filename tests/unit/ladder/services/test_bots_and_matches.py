@@ -206,6 +206,7 @@ def test_challenge_queues_unrated_match(session, config, three, alice):
     match = matches.create_challenge(
         session, config, alice, mine.id, [v.id for v in others], seed=9
     )
+    session.commit()
     assert (match.state, match.ranked, match.seed, match.players) == ("queued", False, 9, 3)
     assert [s.version_id for s in match.seats] == [v.id for v in three]
     assert calls == [("challenge", match.id)]  # the challenge queue, not the ladder's
@@ -413,6 +414,7 @@ def test_concurrent_recording_rates_once(session, config, three):
     from ladder.extensions import make_engine
 
     match = matches.create_match(session, config, "toyrace", [v.id for v in three], ranked=True)
+    session.commit()
     outcome = outcome_for(match, [1, 2, 3])
     eng = make_engine(config["DATABASE_URL"])
     errors = []
@@ -421,6 +423,7 @@ def test_concurrent_recording_rates_once(session, config, three):
         try:
             with OrmSession(eng) as own:
                 matches.record_match(own, config, match.id, outcome)
+                own.commit()
         except Exception as exc:  # collected and asserted below
             errors.append(exc)
 

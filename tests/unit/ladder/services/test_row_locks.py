@@ -57,6 +57,7 @@ class Run:
         try:
             with Session(engine, expire_on_commit=False) as own:
                 self.result = fn(own)
+                own.commit()  # as the worker's task does, at the end of its unit
         except Exception as exc:  # asserted by the test
             self.error = exc
 
@@ -78,7 +79,9 @@ def two_bots(session, config, names=("ann", "ben")) -> list[int]:
 
 
 def new_match(session, config, versions) -> int:
-    return matches.create_match(session, config, "toyrace", versions, ranked=True).id
+    match = matches.create_match(session, config, "toyrace", versions, ranked=True)
+    session.commit()
+    return match.id
 
 
 def lock_match(other: Session, match_id: int) -> None:
@@ -105,6 +108,7 @@ def test_a_worker_skips_a_match_another_worker_is_starting(session, config, engi
 def test_the_sweep_skips_a_match_another_sweep_is_releasing(session, config, engine):
     match_id = new_match(session, config, two_bots(session, config))
     assert matches.start_match(session, match_id)
+    session.commit()
     lapsed = utcnow() + timedelta(seconds=1)  # as if LEASE_S had passed
     release = lambda own: playing.release_match(  # noqa: E731
         own, config, match_id, infrastructure.WORKER_LOST, lapsed_before=lapsed
@@ -133,6 +137,7 @@ def test_the_sweep_leaves_a_match_handed_out_again_since_it_looked(session, conf
 def test_a_worker_releasing_its_own_match_waits_for_the_lock(session, config, engine):
     match_id = new_match(session, config, two_bots(session, config))
     assert matches.start_match(session, match_id)
+    session.commit()
     with holder(engine) as other:
         lock_match(other, match_id)
         own = Run(engine, lambda s: playing.release_match(s, config, match_id, "lost Redis"))
@@ -147,6 +152,7 @@ def test_a_rating_update_waits_for_the_rows_and_starts_from_what_was_committed(
     versions = two_bots(session, config)
     match_id = new_match(session, config, versions)
     assert matches.start_match(session, match_id)
+    session.commit()
     outcome = outcome_for(session.get(Match, match_id), [1, 2])
     with holder(engine) as other:
         rating = other.scalars(

@@ -199,6 +199,7 @@ def test_a_worker_that_advances_on_a_stale_read_adds_nothing(session, config, st
     for v in house:
         tournaments.add_house_bot(session, config, staff, t.id, v.id)
     tournaments.start(session, config, staff, t.id)
+    session.commit()
     before = dict(tournament_queries.slots(session, t.id))
     assert len(before) >= 2, "a round of several tables, so the clash comes at a flush"
     monkeypatch.setattr(tournaments, "slots", lambda _session, _tid: {})

@@ -80,6 +80,7 @@ def test_the_owner_resumes_and_only_later_matches_count(session, config, three, 
     with pytest.raises(Forbidden):
         triage.resume(session, bob, three[0].id)
     triage.resume(session, alice, three[0].id)
+    session.commit()
     assert not paused(session, three[0])
     with pytest.raises(Conflict):
         triage.resume(session, alice, three[0].id)

@@ -25,16 +25,19 @@ def world(session, config, alice, bob):
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True, seed=4)
     matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
     queued = matches.create_challenge(session, config, alice, a.id, [b.id], seed=5)
+    session.commit()
     alice.is_staff = True
     cup = tournaments.create_tournament(session, alice, "Cup", "toyrace", "elimination", seed=2)
     tournaments.open_tournament(session, alice, cup.id)
     tournaments.enter(session, alice, cup.id, a.bot_id)
     tournaments.enter(session, bob, cup.id, b.bot_id)
     tournaments.start(session, config, alice, cup.id)
+    session.commit()
     first = next(iter(tournament_queries.slots(session, cup.id).values()))
     matches.record_match(session, config, first.id, outcome_for(first, [2, 1]))
     _token, alice_token = accounts.create_token(session, alice, "tests")
     _token, bob_token = accounts.create_token(session, bob, "tests")
+    session.commit()
     return {
         "alice": {"Authorization": f"Bearer {alice_token}"},
         "bob": {"Authorization": f"Bearer {bob_token}"},

@@ -184,7 +184,9 @@ def test_read_refusals_are_json(client, world, url, status, message):
 
 def test_revoked_token_cannot_write(client, session, world, bob):
     token, plain = accounts.create_token(session, bob, "short-lived")
+    session.commit()
     accounts.revoke_token(session, bob, token.id)
+    session.commit()
     response = upload(client, {"Authorization": f"Bearer {plain}"})
     assert response.status_code == 401
 

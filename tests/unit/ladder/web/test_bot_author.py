@@ -77,8 +77,10 @@ def test_the_api_shows_the_pause_and_resumes_with_the_owners_token(
     url = f"/api/v1/versions/{versions[0].id}/resume"
     assert client.post(url).status_code == 401
     bobs = accounts.create_token(session, bob, "t")[1]
+    session.commit()
     assert client.post(url, headers={"Authorization": f"Bearer {bobs}"}).status_code == 403
     alices = accounts.create_token(session, alice, "t")[1]
+    session.commit()
     resumed = client.post(url, headers={"Authorization": f"Bearer {alices}"})
     assert resumed.status_code == 200 and resumed.get_json()["paused"] is None
     again = client.post(url, headers={"Authorization": f"Bearer {alices}"})

@@ -18,6 +18,7 @@ from ladder.extensions import make_engine
 from ladder.jobs import celery_app
 from ladder.models import Match, User
 from ladder.services import accounts, matches, sweep
+from ladder.transactions import unit_of_work
 from tests.unit.ladder.conftest import csrf_token, login, make_active_bot
 from tests.unit.ladder.helpers import outcome_for
 
@@ -52,6 +53,7 @@ def test_the_26th_challenge_in_a_row_on_the_site_is_a_429_saying_why(client, ses
 def test_the_26th_challenge_in_a_row_on_the_api_is_a_429_saying_why(client, session, bots, alice):
     mine, theirs = bots
     _token, plain = accounts.create_token(session, alice, "tests")
+    session.commit()
     headers = {"Authorization": f"Bearer {plain}"}
     body = {"version_id": mine.id, "opponents": [theirs.id]}
     for _ in range(25):
@@ -68,8 +70,10 @@ def test_at_most_so_many_challenges_wait_at_once(session, config, alice, bots):
     config.update(CHALLENGES_PER_HOUR=100, CHALLENGES_IN_FLIGHT=2)
     first = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
     second = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
+    session.commit()
     with pytest.raises(RateLimited, match="you have 2 challenges queued or running") as refused:
         matches.create_challenge(session, config, alice, mine.id, [theirs.id])
+        session.commit()
     assert refused.value.retry_after == matches.IN_FLIGHT_RETRY_S
     matches.start_match(session, second.id)  # running still counts
     with pytest.raises(RateLimited):
@@ -78,8 +82,10 @@ def test_at_most_so_many_challenges_wait_at_once(session, config, alice, bots):
     assert matches.create_challenge(session, config, alice, mine.id, [theirs.id]).id
     # Another user's challenges and the ladder's own matches are not alice's.
     matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
+    session.commit()
     with pytest.raises(RateLimited):
         matches.create_challenge(session, config, alice, mine.id, [theirs.id])
+        session.commit()
 
 
 def test_played_challenges_still_count_for_the_hour(session, config, alice, bots):
@@ -88,8 +94,10 @@ def test_played_challenges_still_count_for_the_hour(session, config, alice, bots
     for _ in range(2):
         match = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
         matches.fail_match(session, match.id, "gone")
+        session.commit()
     with pytest.raises(RateLimited, match="at most 2 challenges an hour"):
         matches.create_challenge(session, config, alice, mine.id, [theirs.id])
+        session.commit()
 
 
 def test_a_refused_challenge_leaves_nothing_and_the_next_one_passes(session, config, alice, bots):
@@ -111,7 +119,8 @@ def test_simultaneous_challenges_see_each_other(config, alice, bots):
             user = s.get(User, alice.id)
             start.wait()
             try:
-                matches.create_challenge(s, limits, user, mine.id, [theirs.id])
+                with unit_of_work(s):
+                    matches.create_challenge(s, limits, user, mine.id, [theirs.id])
             except RateLimited:
                 return "refused"
             return "started"
@@ -128,6 +137,7 @@ def test_challenges_go_to_a_queue_of_their_own(app, session, config, alice, bots
     announce.listen(session, lambda kind, ident: sent.append((kind, ident)))
     challenge = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
     ladder = matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
+    session.commit()
     assert sent == [("challenge", challenge.id), ("match", ladder.id)]
     celery = app.extensions["celery"]
     route = celery.amqp.router.route({}, celery_app.TASKS["challenge"])
@@ -142,6 +152,7 @@ def test_a_lost_challenge_is_sent_again_to_the_challenge_queue(session, config, 
     mine, theirs = bots
     challenge = matches.create_challenge(session, config, alice, mine.id, [theirs.id])
     ladder = matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
+    session.commit()
     sent = []
     config.update(REQUEUE_AFTER_S=-1)
     announce.listen(session, lambda kind, ident: sent.append((kind, ident)))

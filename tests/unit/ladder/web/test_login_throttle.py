@@ -66,6 +66,7 @@ def test_limits_table(session, failures, then_name, then_address, refused):
     if refused:
         with pytest.raises(RateLimited, match="too many failed logins; try again in 15 minutes"):
             accounts.log_in(session, SETTINGS, then_name, GOOD, then_address)
+            session.commit()
     else:
         assert accounts.log_in(session, SETTINGS, then_name, GOOD, then_address).username == "alice"
 

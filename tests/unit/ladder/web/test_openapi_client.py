@@ -257,6 +257,7 @@ def test_the_generated_client_works_against_the_app(client_module, app, session,
     )
     matches.record_match(session, config, played.id, outcome_for(played, [1, 2]))
     _row, token = accounts.create_token(session, alice, "generated")
+    session.commit()
 
     transport = httpx.WSGITransport(app=app)
     base = "http://ladder.test/api/v1"

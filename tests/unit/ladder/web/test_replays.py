@@ -112,6 +112,7 @@ def test_missing_matches_and_replays_are_json_404s(client, session, config, alic
         assert response.status_code == 404 and response.get_json()["error"]
     a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
     queued = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    session.commit()
     assert client.get(f"/matches/{queued.id}/replay/summary.json").status_code == 404
     assert 'id="replay-viewer"' not in client.get(f"/matches/{queued.id}").get_data(as_text=True)
 

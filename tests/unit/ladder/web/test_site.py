@@ -246,6 +246,7 @@ def test_bot_page_shows_history_and_head_to_head(client, session, config, alice,
     for ranks in ([1, 2], [1, 2], [2, 1]):
         match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
         matches.record_match(session, config, match.id, outcome_for(match, ranks))
+        session.commit()
     page = client.get(f"/bots/{a.bot_id}").get_data(as_text=True)
     assert "<polyline" in page
     assert "over the last 3 rated matches" in page
@@ -259,6 +260,7 @@ def test_leaderboard_orders_by_skill_and_paginates(client, app, session, config,
     versions = [make_active_bot(session, config, alice, name=f"bot{i}") for i in range(3)]
     match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
     matches.record_match(session, config, match.id, outcome_for(match, [3, 1, 2]))
+    session.commit()
     first = client.get("/leaderboard/toyrace").get_data(as_text=True)
     assert first.index("bot1") < first.index("bot2") and "bot0" not in first
     assert "Page 1 of 2" in first
@@ -286,8 +288,10 @@ def test_match_page_stderr_for_owner_only_and_replay(client, session, config, al
     a = make_active_bot(session, config, alice)
     b = make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    session.commit()
     outcome = outcome_for(match, [1, 2], statuses=["ok", "crash"])
     matches.record_match(session, config, match.id, outcome)
+    session.commit()
     public = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "stderr of seat" not in public and "crash" in public
     login(client, "bob")
@@ -303,9 +307,11 @@ def test_match_page_stderr_for_owner_only_and_replay(client, session, config, al
 def test_match_page_says_a_void_match_was_not_rated_and_why(client, session, config, alice, bob):
     a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    session.commit()
     outcome = outcome_for(match, [1, 1], statuses=["timeout", "timeout"])
     outcome |= {"rated": False, "unrated_reason": "every seat timed out before it was ready"}
     matches.record_match(session, config, match.id, outcome)
+    session.commit()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "<p>Not rated · state finished" in page
     assert (
@@ -322,6 +328,7 @@ def test_a_rated_match_page_has_no_unrated_note(client, session, config, alice, 
     a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
     matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+    session.commit()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "<p>Rated · state finished" in page and "unrated-reason" not in page
     assert client.get(f"/api/v1/matches/{match.id}").get_json()["unrated_reason"] is None
@@ -334,10 +341,12 @@ def test_a_challenge_seating_one_owner_twice_is_marked_unrated(client, session, 
     a1, a2 = (make_active_bot(session, config, alice, name=n) for n in ("a1", "a2"))
     b = make_active_bot(session, config, bob)
     match = matches.create_challenge(session, config, alice, a1.id, [a2.id, b.id])
+    session.commit()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "<p>Unrated (challenge) · state queued" in page
     assert f"{SHARED} (alice):\na challenge may seat them together; it is unrated" in page
     alone = matches.create_challenge(session, config, alice, a1.id, [b.id])
+    session.commit()
     assert "shared-owners" not in client.get(f"/matches/{alone.id}").get_data(as_text=True)
 
 
@@ -349,9 +358,11 @@ def test_a_tournament_table_of_one_owner_twice_is_marked_with_its_tournament(
     session.commit()
     t = tournaments.create_tournament(session, staff, "Cup", "toyrace", table_size=3)
     tournaments.open_tournament(session, staff, t.id)
+    session.commit()
     for user, name in ((alice, "a1"), (alice, "a2"), (bob, "b")):
         tournaments.enter(session, user, t.id, make_active_bot(session, config, user, name).bot_id)
     tournaments.start(session, config, staff, t.id)
+    session.commit()
     [match] = tournament_queries.slots(session, t.id).values()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert f'Unrated (<a href="/tournaments/{t.id}">tournament #{t.id}</a>)' in page
@@ -365,6 +376,7 @@ def test_house_bots_sharing_a_rated_table_are_not_marked(client, session, config
     h1, h2 = (make_active_bot(session, config, demo, name=n) for n in ("h1", "h2"))
     b = make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [h1.id, h2.id, b.id], ranked=True)
+    session.commit()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert "<p>Rated · state queued" in page and "shared-owners" not in page
 
@@ -372,6 +384,7 @@ def test_house_bots_sharing_a_rated_table_are_not_marked(client, session, config
 def test_a_rated_table_from_before_the_owner_rule_says_so(client, session, config, alice, bob):
     a1, a2 = (make_active_bot(session, config, alice, name=n) for n in ("a1", "a2"))
     match = matches.create_match(session, config, "toyrace", [a1.id, a2.id], ranked=True)
+    session.commit()
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert f"{SHARED} (alice):\nseated before rated ladder tables kept each owner" in page
 
@@ -379,6 +392,7 @@ def test_a_rated_table_from_before_the_owner_rule_says_so(client, session, confi
 def test_queued_match_has_no_replay(client, session, config, alice, bob):
     a, b = make_active_bot(session, config, alice), make_active_bot(session, config, bob)
     match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    session.commit()
     assert client.get(f"/matches/{match.id}/replay.json.gz").status_code == 404
     assert client.get("/matches?bot=x").status_code == 400
 
@@ -423,6 +437,7 @@ def test_friendly_error_pages(client, app):
 
 def test_pending_bot_is_not_on_the_leaderboard(client, session, config, alice):
     bots.upload_version(session, config, alice, "toyrace", "waiting", "bot.py", BOT_SOURCE)
+    session.commit()
     make_user(session, "other")
     assert "waiting" not in client.get("/leaderboard/toyrace").get_data(as_text=True)
 

@@ -36,6 +36,7 @@ def age(session, model, ident, **ago):
 def finished(session, config, versions, **ago):
     match = matches.create_match(session, config, "toyrace", versions, ranked=True)
     matches.start_match(session, match.id)
+    session.commit()
     session.execute(
         update(Match)
         .where(Match.id == match.id)
@@ -49,6 +50,7 @@ def failed_validation(session, config, user, name, log):
     version = bots.upload_version(session, config, user, "toyrace", name, "bot.py", BOT_SOURCE)
     bots.start_validation(session, version.id)
     bots.finish_validation(session, version.id, False, log)
+    session.commit()
     return version.id
 
 
@@ -63,15 +65,18 @@ def ladder_data(session, config, alice, bob):
         matches.create_match(session, config, "toyrace", versions, ranked=True)
     running = matches.create_match(session, config, "toyrace", versions, ranked=True)
     matches.start_match(session, running.id)
+    session.commit()
     # A game no longer registered still shows while it has matches in flight.
     session.add(Match(game="oldgame", seed=1, players=2, state="running"))
     session.commit()
 
     recent_fail = matches.create_match(session, config, "toyrace", versions, ranked=True).id
     matches.fail_match(session, recent_fail, "the match took too long")
+    session.commit()
     age(session, Match, recent_fail, minutes=10)
     old_fail = matches.create_match(session, config, "toyrace", versions, ranked=True).id
     matches.fail_match(session, old_fail, "an old failure")
+    session.commit()
     age(session, Match, old_fail, hours=2)
 
     fresh_bad = failed_validation(session, config, alice, "buggy", f"Your bot: crash\n{FAULT}")
@@ -88,6 +93,7 @@ def ladder_data(session, config, alice, bob):
 @pytest.fixture
 def staff_client(client, session, alice):
     set_staff(session, "alice", True)
+    session.commit()
     assert login(client).status_code == 302
     return client
 
@@ -121,6 +127,7 @@ def test_ordinary_users_get_the_friendly_403(client, alice, url):
 def test_revoked_staff_lose_the_page_at_once(staff_client, session):
     assert staff_client.get("/staff").status_code == 200
     set_staff(session, "alice", False)
+    session.commit()
     assert staff_client.get("/staff").status_code == 403
 
 
@@ -254,6 +261,7 @@ def test_an_unreachable_broker_is_a_note_not_a_500(config, session, alice, url, 
     app = create_app({**config, "REDIS_URL": url})
     client = app.test_client()
     set_staff(session, "alice", True)
+    session.commit()
     login(client)
     response = client.get("/staff/status.json")
     assert response.status_code == 200

@@ -34,6 +34,7 @@ def test_visitors_log_in_first_and_ordinary_users_are_refused(client, session, p
 def test_staff_see_the_planted_pair_with_its_matches(client, session, planted):
     make_user(session, "sam")
     set_staff(session, "sam", True)
+    session.commit()
     login(client, "sam")
     status = client.get("/staff").get_data(as_text=True)
     assert 'href="/staff/collusion" id="collusion-link"' in status
@@ -55,6 +56,7 @@ def test_staff_see_the_planted_pair_with_its_matches(client, session, planted):
 def test_no_flag_says_so(client, session):
     make_user(session, "sam")
     set_staff(session, "sam", True)
+    session.commit()
     login(client, "sam")
     page = client.get(URL).get_data(as_text=True)
     assert 'id="no-flags"' in page and "0 rated matches" in page

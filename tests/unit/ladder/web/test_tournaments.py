@@ -55,6 +55,7 @@ def test_staff_create_open_house_start_and_owner_enter(client, session, config, 
     for match in tournament_queries.slots(session, t.id).values():
         matches.record_match(session, config, match.id, outcome_for(match, [1, 2, 3]))
     tournaments.advance(session, config, t.id)
+    session.commit()
     page = client.get(url).get_data(as_text=True)
     assert "Standings" in page and "mine" in page and "house1" in page
     assert (
@@ -69,6 +70,7 @@ def test_staff_create_open_house_start_and_owner_enter(client, session, config, 
 def test_forms_need_staff_and_csrf(client, session, config, alice):
     staff = make_staff(session)
     t = tournaments.create_tournament(session, staff, "Cup", "toyrace")
+    session.commit()
     login(client, "alice")
     assert client.get("/tournaments/new").status_code == 403
     assert client.post(f"/tournaments/{t.id}/open").status_code in (400, 403)
@@ -84,10 +86,12 @@ def test_elimination_page_draws_a_bracket(client, session, config):
     demo = make_user(session, "demo")
     t = tournaments.create_tournament(session, staff, "KO", "toyrace", "elimination", table_size=2)
     tournaments.open_tournament(session, staff, t.id)
+    session.commit()
     for i in range(4):
         v = make_active_bot(session, config, demo, name=f"h{i}")
         tournaments.add_house_bot(session, config, staff, t.id, v.id)
     tournaments.start(session, config, staff, t.id)
+    session.commit()
     page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
     assert 'class="bracket"' in page and "Final" in page
     assert "style=" not in page and "<script>" not in page
