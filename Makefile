@@ -72,6 +72,7 @@ run: setup sandbox redis charts
 test: setup sandbox redis postgresql deploy-tools charts chromium
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy engine/ workers/ ladder/
 	$(MAKE) --no-print-directory -j2 --output-sync=target unit integration
 
 unit: setup
@@ -84,6 +85,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy engine/ workers/ ladder/
 
 bench: setup sandbox
 	$(BIN)/python bench/engine.py

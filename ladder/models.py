@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import cast
 
 from sqlalchemy import (
     JSON,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
 from workers import SeatStatus
@@ -495,6 +497,11 @@ class TournamentMatch(Base):
             f"TournamentMatch(t={self.tournament_id}, {self.round}.{self.table_no}"
             f".{self.rotation}, match={self.match_id})"
         )
+
+
+def rows_changed(result: Result) -> int:
+    """How many rows an UPDATE or DELETE changed (its result is a CursorResult)."""
+    return cast(CursorResult, result).rowcount
 
 
 def valid_id(value) -> bool:

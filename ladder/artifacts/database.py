@@ -16,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ladder.artifacts.interface import ArtifactMissing, check_key
-from ladder.models import Blob, utcnow
+from ladder.models import Blob, rows_changed, utcnow
 
 IDENTITY, ZLIB = "identity", "zlib"
 # Formats that are compressed already: gzip, and zip (local file header, empty archive).
@@ -84,7 +84,7 @@ class DatabaseStore:
             .where(Blob.key == check_key(key))
             .execution_options(synchronize_session=False)
         )
-        return bool(done.rowcount)  # type: ignore[attr-defined]  # a DELETE's CursorResult
+        return bool(rows_changed(done))
 
 
 def _upsert(dialect: str, row: dict):

@@ -116,12 +116,13 @@ def _import_replays(session: Session, store: ArtifactStore, folder: Path, tally:
     by_match: dict[tuple[str, int], Path] | None = None
     pending = 0
     for match_id, game, key in rows:
+        assert key is not None  # selected where it is not
         if store.exists(key):
             tally.present += 1
             continue
         # The layout every earlier version used; a search of the game's folder otherwise.
-        path = folder / game / str(match_id // 1000) / f"{match_id}.json.gz"
-        if not path.is_file():
+        path: Path | None = folder / game / str(match_id // 1000) / f"{match_id}.json.gz"
+        if path is None or not path.is_file():
             if by_match is None:
                 by_match = _replay_files(folder)
             path = by_match.get((game, match_id))

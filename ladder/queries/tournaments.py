@@ -108,7 +108,7 @@ def result_of(match: Match) -> Result | None:
         return Result(
             tuple(cast(int, s.rank) for s in seats),  # a finished match ranks every seat
             tuple(s.score or 0.0 for s in seats),
-            tuple(s.status or SeatStatus.OK for s in seats),
+            tuple(SeatStatus(s.status) if s.status else SeatStatus.OK for s in seats),
         )
     if match.state == MatchState.FAILED:
         return Result((1,) * match.players, (FAILED_SCORE,) * match.players)

@@ -28,7 +28,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from ladder.errors import Conflict, NotFound, RateLimited, ServiceError
 from ladder.inputs import visible
-from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, utcnow
+from ladder.models import MAX_ID, ApiToken, LoginFailure, User, UserSession, rows_changed, utcnow
 from ladder.services import throttle
 from ladder.services.common_passwords import COMMON
 from ladder.settings import Settings
@@ -131,6 +131,7 @@ def register_from(
         throttle.lock(session, f"register:{address}")
         count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
         if count >= limit:
+            assert oldest is not None  # counted, so there is an oldest
             wait = throttle.seconds_until(oldest + REGISTRATION_WINDOW, now)
             raise RateLimited(
                 f"at most {limit} registrations an hour from one address;"
@@ -321,7 +322,7 @@ def _end(session: Session, user: User, keep: str | None) -> int:
     query = delete(UserSession).where(UserSession.user_id == user.id)
     if keep:
         query = query.where(UserSession.token_hash != _digest(keep))
-    return session.execute(query).rowcount
+    return rows_changed(session.execute(query))
 
 
 def sessions_of(session: Session, user: User) -> list[UserSession]:

@@ -25,6 +25,7 @@ from ladder.models import (
     Rating,
     User,
     VersionState,
+    rows_changed,
     utcnow,
     valid_id,
 )
@@ -70,6 +71,7 @@ def _count_upload(session: Session, user: User, per_hour: int) -> None:
         throttle.lock(session, f"upload:{key}")
         count, oldest = throttle.recent(session, "upload", key, now - UPLOAD_WINDOW)
         if count >= per_hour:
+            assert oldest is not None  # counted, so there is an oldest
             wait = throttle.seconds_until(oldest + UPLOAD_WINDOW, now)
             raise RateLimited(
                 f"at most {per_hour} uploads an hour; try again in {throttle.in_words(wait)}",
@@ -164,11 +166,13 @@ def start_validation(session: Session, version_id: int) -> BotVersion:
     the caller commits it).
     """
     version = get_version(session, version_id)
-    claimed = session.execute(
-        update(BotVersion)
-        .where(BotVersion.id == version_id, BotVersion.state == VersionState.PENDING)
-        .values(state=VersionState.VALIDATING, attempts=BotVersion.attempts + 1)
-    ).rowcount
+    claimed = rows_changed(
+        session.execute(
+            update(BotVersion)
+            .where(BotVersion.id == version_id, BotVersion.state == VersionState.PENDING)
+            .values(state=VersionState.VALIDATING, attempts=BotVersion.attempts + 1)
+        )
+    )
     session.refresh(version)
     if not claimed:
         raise Conflict(f"version {version_id} is {version.state}, not pending")
@@ -180,15 +184,17 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
 
     False if it is not being validated, or has no start left (fail it then).
     """
-    done = session.execute(
-        update(BotVersion)
-        .where(
-            BotVersion.id == version_id,
-            BotVersion.state == VersionState.VALIDATING,
-            BotVersion.attempts < max_attempts,
+    done = rows_changed(
+        session.execute(
+            update(BotVersion)
+            .where(
+                BotVersion.id == version_id,
+                BotVersion.state == VersionState.VALIDATING,
+                BotVersion.attempts < max_attempts,
+            )
+            .values(state=VersionState.PENDING)
         )
-        .values(state=VersionState.PENDING)
-    ).rowcount
+    )
     return bool(done)
 
 

@@ -34,7 +34,9 @@ def house_files(game: str) -> dict[str, Path]:
     for spec in house_bots():
         owner, name = spec.split("/")
         if owner == game:
-            files[name] = house_file(game, name)
+            path = house_file(game, name)
+            if path is not None:
+                files[name] = path
     starter = ROOT / "bots" / "starter" / game / "bot.py"
     if starter.is_file():
         files["starter"] = starter

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
+from typing import cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -31,6 +32,7 @@ from ladder.models import (
     RatingHistory,
     User,
     VersionState,
+    rows_changed,
     utcnow,
 )
 from ladder.ranking import ratings
@@ -203,7 +205,9 @@ def _check_challenge_limits(session: Session, settings: Settings, user: User, no
             f"at most {per_hour} challenges an hour; try again in {throttle.in_words(wait)}",
             retry_after=wait,
         )
-    waiting = session.scalar(select(func.count(Match.id)).where(mine, Match.state.in_(IN_FLIGHT)))
+    waiting = (
+        session.scalar(select(func.count(Match.id)).where(mine, Match.state.in_(IN_FLIGHT))) or 0
+    )
     if waiting >= at_once:
         raise RateLimited(
             f"you have {waiting} challenges queued or running, the most at once;"
@@ -267,11 +271,13 @@ def start_match(session: Session, match_id: int) -> bool:
     )
     if queued is None:
         return False
-    claimed = session.execute(
-        update(Match)
-        .where(Match.id == match_id, Match.state == MatchState.QUEUED)
-        .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
-    ).rowcount
+    claimed = rows_changed(
+        session.execute(
+            update(Match)
+            .where(Match.id == match_id, Match.state == MatchState.QUEUED)
+            .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
+        )
+    )
     return bool(claimed)
 
 
@@ -280,26 +286,32 @@ def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
 
     False if it is not running, or has no start left (fail it then).
     """
-    done = session.execute(
-        update(Match)
-        .where(
-            Match.id == match_id,
-            Match.state == MatchState.RUNNING,
-            Match.attempts < max_attempts,
+    done = rows_changed(
+        session.execute(
+            update(Match)
+            .where(
+                Match.id == match_id,
+                Match.state == MatchState.RUNNING,
+                Match.attempts < max_attempts,
+            )
+            .values(state=MatchState.QUEUED, started_at=None)
         )
-        .values(state=MatchState.QUEUED, started_at=None)
-    ).rowcount
+    )
     return bool(done)
 
 
 def fail_match(session: Session, match_id: int, reason: str) -> bool:
     """Give up on a match that could not be played (not a bot's fault): unrated, and
     no longer in flight, so the scheduler seats its bots again."""
-    failed = session.execute(
-        update(Match)
-        .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
-        .values(state=MatchState.FAILED, finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS])
-    ).rowcount
+    failed = rows_changed(
+        session.execute(
+            update(Match)
+            .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+            .values(
+                state=MatchState.FAILED, finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS]
+            )
+        )
+    )
     return bool(failed)
 
 
@@ -344,12 +356,14 @@ def record_match(
     outcome = check_outcome(match, outcome)
     # Claim the match: the one transaction whose update hits the row records it.
     now = utcnow()
-    claimed = session.execute(
-        update(Match)
-        .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
-        .values(state=MatchState.FINISHED, finished_at=now)
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    claimed = rows_changed(
+        session.execute(
+            update(Match)
+            .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+            .values(state=MatchState.FINISHED, finished_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    )
     if not claimed:  # recorded meanwhile by another worker: as it stored it
         session.refresh(match)
         return match
@@ -401,7 +415,8 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
         else ratings.Skill()
         for s in seats
     ]
-    after = ratings.rate(before, [s.rank for s in seats], tau=settings.open_play_tau)
+    ranks = [cast(int, s.rank) for s in seats]  # recorded just above, every seat
+    after = ratings.rate(before, ranks, tau=settings.open_play_tau)
     for seat, old, new in zip(seats, before, after, strict=True):
         row = rows.get(seat.version_id)
         if row is None:

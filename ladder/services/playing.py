@@ -77,10 +77,12 @@ def play_match(
         raise
 
 
-def _fail_match(session: Session, match_id: int, reason: str) -> None:
+def _fail_match(session: Session, match_id: int, reason: str) -> Match | None:
+    """Fail the match for good; None, as `play_match` returns for work it did not record."""
     session.rollback()  # what the failed attempt left
     with unit_of_work(session):
         match_service.fail_match(session, match_id, reason)
+    return None
 
 
 def release_match(

@@ -59,10 +59,10 @@ def requeue_stale(
         .order_by(BotVersion.id)
     ).all():
         session.rollback()
-        released = not leased("validate", version_id) and release_version(
+        freed = not leased("validate", version_id) and release_version(
             session, settings, version_id, WORKER_LOST, sweep=True
         )
-        if released == VersionState.PENDING:
+        if freed == VersionState.PENDING:
             again["validate"].append(version_id)
     again["validate"] += session.scalars(
         select(BotVersion.id).where(

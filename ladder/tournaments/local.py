@@ -14,6 +14,7 @@ import multiprocessing.util
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from typing import cast
 
 from ladder.tournaments.model import Match, MatchKey, Result
 from ladder.tournaments.standings import Standing
@@ -57,7 +58,7 @@ class Runner:
     unsafe: bool = False
 
     def job(self, match: Match) -> tuple:
-        return (self.game, [self.bots[label] for label in match.seats], match.seed, self)
+        return (self.game, [self.bots[cast(str, label)] for label in match.seats], match.seed, self)
 
 
 def _play_one(job: tuple) -> Result:
@@ -111,7 +112,7 @@ def report(tournament: Tournament, found: Sequence[Entry], results: dict[MatchKe
                     "round": match.round,
                     "table": match.table,
                     "seed": match.seed,
-                    "seats": [spec[label] for label in match.seats],
+                    "seats": [spec[cast(str, label)] for label in match.seats],
                     "ranks": list(result.ranks),
                     "statuses": [status.value for status in result.statuses],
                 }

@@ -43,7 +43,11 @@ class Entrant:
     def __post_init__(self) -> None:
         if (self.mu is None) != (self.sigma is None):
             raise ValueError(f"entrant {self.id!r}: give both μ and σ, or neither")
-        if self.mu is not None and not (math.isfinite(self.mu) and math.isfinite(self.sigma)):
+        if (
+            self.mu is not None
+            and self.sigma is not None
+            and not (math.isfinite(self.mu) and math.isfinite(self.sigma))
+        ):
             raise ValueError(f"entrant {self.id!r}: μ and σ must be finite")
         if self.sigma is not None and self.sigma < 0:
             raise ValueError(f"entrant {self.id!r}: σ must not be negative")
@@ -51,7 +55,7 @@ class Entrant:
     @property
     def skill(self) -> float | None:
         """The ladder's shown skill μ − 3σ, or None for an unrated entrant."""
-        return None if self.mu is None else self.mu - 3 * self.sigma
+        return None if self.mu is None or self.sigma is None else self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True)
@@ -134,12 +138,12 @@ class Result:
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
-    statuses: tuple[SeatStatus, ...] | None = None  # None: every seat ok
+    statuses: tuple[SeatStatus, ...] = ()  # empty (or None): every seat ok
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
         object.__setattr__(self, "scores", tuple(self.scores))
-        given = (SeatStatus.OK,) * len(self.ranks) if self.statuses is None else self.statuses
+        given = self.statuses or (SeatStatus.OK,) * len(self.ranks)
         statuses = tuple(SeatStatus(status) for status in given)
         object.__setattr__(self, "statuses", statuses)
         n = len(self.ranks)

@@ -76,7 +76,7 @@ def _safe_next(target: str | None) -> str:
 @bp.route("/register", methods=["GET", "POST"])
 def register():
     form = RegisterForm()
-    headers = {}
+    headers: dict[str, str] = {}
     status = 200
     if form.validate_on_submit():
         try:

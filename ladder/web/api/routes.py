@@ -8,6 +8,7 @@ and an upload own their transactions and are called outside one.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import cast
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
@@ -221,7 +222,12 @@ def challenge():
         raise ServiceError("seed must be an integer")
     with unit_of_work(db.session):
         started = matches.create_challenge(
-            db.session, app_settings(), user, version_id, opponents, seed=seed
+            db.session,
+            app_settings(),
+            user,
+            cast(int, version_id),
+            cast(list, opponents),
+            seed=seed,
         )
     return jsonify(queries.match_detail(db.session, started)), 201
 

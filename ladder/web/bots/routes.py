@@ -52,7 +52,7 @@ def upload():
         bot = db.session.get(Bot, bot_id) if valid_id(bot_id) else None
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
-    status, headers = 200, {}
+    status, headers = 200, dict[str, str]()
     if form.validate_on_submit():
         data = _read_upload(form.file.data, app_settings().max_bot_bytes)
         try:

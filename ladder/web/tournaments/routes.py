@@ -3,6 +3,8 @@ work (`ladder.transactions`), rolled back before a ServiceError is flashed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
@@ -27,7 +29,7 @@ def tournament_list():
 
 
 def _forms(found) -> dict:
-    forms = {"action": EmptyForm(), "enter": None, "house": None}
+    forms: dict[str, Any] = {"action": EmptyForm(), "enter": None, "house": None}
     if not current_user.is_authenticated:
         return forms
     if found.state == "open":
