@@ -67,36 +67,10 @@ def create_match(
     options: dict | None = None,
     requested_by: User | None = None,
     kind: str = "match",
-) -> Match:
-    """Queue a match between active versions, one seat each, in the given order (flushed,
-    for the caller to commit); it is announced once committed (see `new_match`)."""
-    match = new_match(
-        session,
-        game,
-        version_ids,
-        ranked=ranked,
-        seed=seed,
-        options=options,
-        requested_by=requested_by,
-        kind=kind,
-    )
-    return match
-
-
-def new_match(
-    session: Session,
-    game: str,
-    version_ids: list[int],
-    *,
-    ranked: bool,
-    seed: int | None = None,
-    options: dict | None = None,
-    requested_by: User | None = None,
-    kind: str = "match",
     active_only: bool = True,
 ) -> Match:
     """Add a queued match between versions, one seat each, in the given order (flushed,
-    not committed), announced to the workers when the caller's transaction commits.
+    for the caller to commit), announced to the workers when its transaction commits.
 
     Every match is made here: the ladder's, challenges and tournament matches.
     `kind` names the work announced (`broker.announce`): "match" for the ladder's,

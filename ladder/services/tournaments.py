@@ -6,7 +6,7 @@ one active version of a bot (frozen at entry: a later upload changes nothing).
 
 The schedule and standings come from the pure core (`ladder.tournaments`), fed
 through `ladder.queries.tournaments` (`core_of`, `results_of`). Each scheduled
-match is an unranked `Match` (so no rating moves) made by `matches.new_match` like
+match is an unranked `Match` (so no rating moves) made by `matches.create_match` like
 every other match, played and recorded by the ladder's own machinery (leases,
 attempts, idempotent recording), plus a `TournamentMatch` row placing it in the
 schedule. `advance` schedules every match the core can know and not yet created,
@@ -46,7 +46,7 @@ from ladder.models import (
 )
 from ladder.queries.tournaments import core_of, get_tournament, results_of, slots
 from ladder.services.bots import check_game, get_bot, get_version
-from ladder.services.matches import MAX_SEED, fail_match, new_match
+from ladder.services.matches import MAX_SEED, create_match, fail_match
 from ladder.settings import Settings
 from ladder.tournaments.model import FORMATS
 from ladder.transactions import unit_of_work
@@ -213,7 +213,7 @@ def start(session: Session, settings: Settings, user: User, tournament_id: int) 
     tournament.state = TournamentState.RUNNING
     tournament.started_at = utcnow()
     session.flush()
-    created = _advance(session, tournament)
+    created = _advance(session, settings, tournament)
     log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
     return tournament
 
@@ -231,7 +231,7 @@ def advance(session: Session, settings: Settings, tournament_id: int) -> list[in
             tournament = get_tournament(session, tournament_id)
             if tournament.state != TournamentState.RUNNING:
                 return []
-            created = _advance(session, tournament)
+            created = _advance(session, settings, tournament)
     except IntegrityError:  # another worker scheduled these slots first
         return []
     if tournament.state == TournamentState.FINISHED:
@@ -241,7 +241,7 @@ def advance(session: Session, settings: Settings, tournament_id: int) -> list[in
     return created
 
 
-def _advance(session: Session, tournament: Tournament) -> list[int]:
+def _advance(session: Session, settings: Settings, tournament: Tournament) -> list[int]:
     """`advance` in the caller's transaction: the new matches' ids (flushed), or the
     tournament marked finished."""
     core = core_of(tournament)
@@ -252,17 +252,20 @@ def _advance(session: Session, tournament: Tournament) -> list[int]:
         tournament.finished_at = utcnow()
         return []
     new = [m for m in core.pending(results) if m.key not in placed]
-    return _create_slots(session, tournament, new) if new else []
+    return _create_slots(session, settings, tournament, new) if new else []
 
 
-def _create_slots(session: Session, tournament: Tournament, new: list) -> list[int]:
+def _create_slots(
+    session: Session, settings: Settings, tournament: Tournament, new: list
+) -> list[int]:
     """Add a queued match and its schedule row for each planned slot; their match ids.
 
     The matches are announced (on the tournament queue) when the caller commits."""
     created = []
     for planned in new:
-        match = new_match(
+        match = create_match(
             session,
+            settings,
             tournament.game,
             list(planned.seats),
             ranked=False,  # a tournament match never moves a ladder rating

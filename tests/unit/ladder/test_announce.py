@@ -38,7 +38,7 @@ def test_nothing_is_sent_before_the_commit_and_everything_after(session, sent):
 
 def test_a_rolled_back_transaction_announces_nothing(session, config, bots, sent):
     mine, theirs = bots
-    match = matches.new_match(session, "toyrace", [mine.id, theirs.id], ranked=True)
+    match = matches.create_match(session, config, "toyrace", [mine.id, theirs.id], ranked=True)
     assert match.id is not None and sent == []
     session.rollback()
     assert sent == []
