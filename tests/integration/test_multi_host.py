@@ -117,6 +117,8 @@ class ServerSide:
         self.app = create_app(
             {
                 **settings,
+                # The environment's strings as the app's typed values.
+                **{k: int(v) for k, v in KNOBS.items() if v.isdigit()},
                 "LADDER_VAR": str(self.web),
                 "WTF_CSRF_ENABLED": False,
             }
