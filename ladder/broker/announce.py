@@ -112,5 +112,5 @@ def _after_commit(session: Session) -> None:
 @event.listens_for(Session, "after_transaction_end")
 def _after_end(session: Session, transaction: SessionTransaction) -> None:
     # The outermost transaction ended without a commit (a rollback): its work is gone.
-    if transaction.parent is None and not transaction.nested:
+    if transaction.parent is None:
         session.info.pop(_PENDING, None)

@@ -128,17 +128,8 @@ def register_from(
     address = (address or "unknown")[:64]
     limit = settings.registrations_per_hour
     with unit_of_work(session):
-        throttle.lock(session, f"register:{address}")
-        count, oldest = throttle.recent(session, "register", address, now - REGISTRATION_WINDOW)
-        if count >= limit:
-            assert oldest is not None  # counted, so there is an oldest
-            wait = throttle.seconds_until(oldest + REGISTRATION_WINDOW, now)
-            raise RateLimited(
-                f"at most {limit} registrations an hour from one address;"
-                f" try again in {throttle.in_words(wait)}",
-                retry_after=wait,
-            )
-        throttle.record(session, "register", address, now)
+        what = "registrations an hour from one address"
+        throttle.take(session, "register", address, limit, REGISTRATION_WINDOW, now, what)
     reserved = (settings.house_user,)
     with unit_of_work(session):
         return register(session, username, password, reserved=reserved, address=client)

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from ladder import artifacts
 from ladder.broker import announce
-from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.errors import Conflict, Forbidden, NotFound, ServiceError
 from ladder.inputs import visible
 from ladder.models import (
     LIVE_VERSION_STATES,
@@ -68,16 +68,7 @@ def _count_upload(session: Session, user: User, per_hour: int) -> None:
     """
     now, key = utcnow(), str(user.id)
     with unit_of_work(session):
-        throttle.lock(session, f"upload:{key}")
-        count, oldest = throttle.recent(session, "upload", key, now - UPLOAD_WINDOW)
-        if count >= per_hour:
-            assert oldest is not None  # counted, so there is an oldest
-            wait = throttle.seconds_until(oldest + UPLOAD_WINDOW, now)
-            raise RateLimited(
-                f"at most {per_hour} uploads an hour; try again in {throttle.in_words(wait)}",
-                retry_after=wait,
-            )
-        throttle.record(session, "upload", key, now)
+        throttle.take(session, "upload", key, per_hour, UPLOAD_WINDOW, now, "uploads an hour")
 
 
 def upload_version(

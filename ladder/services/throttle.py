@@ -20,6 +20,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from ladder.errors import RateLimited
 from ladder.models import ThrottleEvent, ThrottleLock, utcnow
 
 SLOTS = 1024
@@ -57,6 +58,30 @@ def record(session: Session, kind: str, key: str, now: datetime) -> None:
     """Count one `kind` event of `key` (the caller commits), forgetting old ones."""
     session.execute(delete(ThrottleEvent).where(ThrottleEvent.at < now - KEEP))
     session.add(ThrottleEvent(kind=kind, key=key[:64], at=now))
+
+
+def take(
+    session: Session,
+    kind: str,
+    key: str,
+    limit: int,
+    window: timedelta,
+    now: datetime,
+    what: str,
+) -> None:
+    """Count one `kind` event of `key` under its lock, or refuse it past `limit` events in
+    `window` (RateLimited "at most {limit} {what}; try again in …", with the wait).
+
+    The caller's transaction holds the lock and commits the count."""
+    lock(session, f"{kind}:{key}")
+    count, oldest = recent(session, kind, key, now - window)
+    if count >= limit:
+        assert oldest is not None  # counted, so there is an oldest
+        wait = seconds_until(oldest + window, now)
+        raise RateLimited(
+            f"at most {limit} {what}; try again in {in_words(wait)}", retry_after=wait
+        )
+    record(session, kind, key, now)
 
 
 def seconds_until(moment: datetime, now: datetime) -> int:

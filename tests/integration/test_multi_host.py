@@ -73,10 +73,12 @@ SECRET = "multi-host-secret"
 KNOBS = {
     "ARTIFACT_STORE": "database",
     "SECRET_KEY": SECRET,
-    "LEASE_S": "3",
-    "SCHEDULE_EVERY_S": "1",
-    "LADDER_IN_FLIGHT": "0",
+    "LEASE_S": 3,
+    "SCHEDULE_EVERY_S": 1,
+    "LADDER_IN_FLIGHT": 0,
 }
+# The same knobs as the other processes' environment reads them.
+ENV_KNOBS = {name: str(value) for name, value in KNOBS.items()}
 
 # Thinks a while on every move (a Manila match takes a second or two), so the
 # host can be cut off while its match is surely still being played.
@@ -113,12 +115,11 @@ class ServerSide:
         stack.callback(self.engine.dispose)
         self.redis = RedisOnSocket(self.folder / "redis")
         stack.callback(self.redis.stop)
-        settings = {**KNOBS, "DATABASE_URL": self.url, "REDIS_URL": self.redis.url}
+        where = {"DATABASE_URL": self.url, "REDIS_URL": self.redis.url}
         self.app = create_app(
             {
-                **settings,
-                # The environment's strings as the app's typed values.
-                **{k: int(v) for k, v in KNOBS.items() if v.isdigit()},
+                **KNOBS,
+                **where,
                 "LADDER_VAR": str(self.web),
                 "WTF_CSRF_ENABLED": False,
             }
@@ -129,7 +130,7 @@ class ServerSide:
         with open(self.folder / "beat.log", "ab") as log:
             beat = subprocess.Popen(
                 beat_command(self.folder),
-                env={**os.environ, **settings, "LADDER_VAR": str(self.folder)},
+                env={**os.environ, **ENV_KNOBS, **where, "LADDER_VAR": str(self.folder)},
                 stdout=log,
                 stderr=log,
                 start_new_session=True,
@@ -159,7 +160,7 @@ def site():
         server = ServerSide(root, stack)
         # The one thing two hosts on one kernel must share, because they share its uids
         # (and CPUs): the machine's claim folder, the one every sandbox here uses.
-        shared = {**KNOBS, "TRADEWINDS_LOCK_DIR": claims.lock_dir()}
+        shared = {**ENV_KNOBS, "TRADEWINDS_LOCK_DIR": claims.lock_dir()}
         hosts = []
         for label in ("a", "b"):
             host = WorkerHost(root, label, server.sockets, server.database, SUPERUSER, shared)

@@ -126,3 +126,49 @@ def test_upgrading_a_populated_sqlite_database_keeps_every_row(tmp_path):
         assert conn.execute(text("SELECT count(*) FROM bot_versions")).scalar() == 1
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
     eng.dispose()
+
+
+def test_the_queue_migration_sends_existing_matches_back_where_they_came_from(tmp_path):
+    """matches.queue is back-filled: a tournament's matches go to its queue, a user's
+    challenge to the challenges', every other match to the ladder's."""
+    from sqlalchemy import text
+
+    from ladder.cli import db as schema
+    from ladder.extensions import make_engine
+
+    url = f"sqlite:///{tmp_path / 'before-queue.sqlite3'}"
+    schema.upgrade(url, "d64fd4747960")
+    eng = make_engine(url)
+    when = "'2026-01-01 00:00:00'"
+    with eng.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO users (id, username, password_hash, created_at, is_staff)"
+                f" VALUES (1, 'old', 'x', {when}, 0)"
+            )
+        )
+        for ident, requested_by in ((1, "NULL"), (2, "1"), (3, "NULL")):
+            conn.execute(
+                text(
+                    "INSERT INTO matches (id, game, seed, players, options, ranked, state,"
+                    f" requested_by_id, created_at, attempts) VALUES ({ident}, 'manila', 1, 3,"
+                    f" '{{}}', 1, 'finished', {requested_by}, {when}, 0)"
+                )
+            )
+        conn.execute(
+            text(
+                "INSERT INTO tournaments (id, name, game, format, duplicate, seed, state,"
+                f" created_at) VALUES (1, 'Cup', 'manila', 'swiss', 0, 1, 'running', {when})"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO tournament_matches (match_id, tournament_id, round, table_no,"
+                " rotation) VALUES (3, 1, 1, 1, 0)"
+            )
+        )
+    schema.upgrade(url)
+    with eng.connect() as conn:
+        queues = dict(conn.execute(text("SELECT id, queue FROM matches ORDER BY id")).all())
+    eng.dispose()
+    assert queues == {1: "celery", 2: "challenges", 3: "tournaments"}
