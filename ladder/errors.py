@@ -23,6 +23,11 @@ class Conflict(ServiceError):
     status = 409
 
 
+class Superseded(Conflict):
+    """A worker's result for an attempt that is over: its lease lapsed (the host froze,
+    say) and the work was handed out again. The result is refused, never recorded."""
+
+
 class RateLimited(ServiceError):
     """Over a limit; `retry_after` is the seconds until a try may pass (Retry-After)."""
 

@@ -203,8 +203,10 @@ class Settings:
     # A worker holds a lease on the match it plays, refreshed while it runs;
     # work whose lease lapsed (its worker died) is handed out again.
     lease_s: int = _setting("LEASE_S", 30, _int)
-    # Queued work older than this is sent to the queue again (a lost message).
-    requeue_after_s: int = _setting("REQUEUE_AFTER_S", 600, _int)
+    # Seconds a sent message is remembered (`jobs.marks`): queued work whose message
+    # is not is sent again. A message lost with a Redis restarted empty, or taken by a
+    # worker that died before it started, is forgotten at once; this bounds the rest.
+    requeue_after_s: int = _setting("REQUEUE_AFTER_S", 300, _int)
     # Times a match or a validation is started before it ends `failed` with the
     # last reason (unrated, its bots free again): a worker that dies mid-match,
     # an infrastructure error or a time-out each use one.

@@ -1,8 +1,11 @@
 """The one Redis module: its clients, the keys the ladder keeps there, and their timeouts.
 
 Redis (REDIS_URL) is Celery's broker and also the ladder's own small store:
-leases on work in progress (`ladder.jobs.leases`) and the workers' heartbeats
-(`ladder.jobs.heartbeat`, read by the staff page). Nothing else imports `redis`,
+leases on work in progress (`ladder.jobs.leases`), the workers' heartbeats
+(`ladder.jobs.heartbeat`, read by the staff page) and a mark beside each
+message sent (`announced_key`): the mark lives in the same store as the message,
+so a Redis that restarts empty loses both, and the sweep, finding queued work
+unmarked, announces it again at once (`ladder.services.sweep`). Nothing else imports `redis`,
 and this module imports neither Celery nor Flask: the services and queries
 below the task layer use its names, and the task layer binds a client to an app.
 
@@ -25,6 +28,8 @@ RedisError = redis.RedisError  # any failure of the broker: worth another attemp
 PREFIX = "tradewinds:"
 LEASE_KEY = PREFIX + "lease:"  # + "<kind>:<id>": a live worker is busy with that work
 WORKER_KEY = PREFIX + "worker:"  # + the worker's name: its latest heartbeat
+ANNOUNCED_KEY = PREFIX + "announced:"  # + "<kind>:<id>": a message for that work was sent
+SINCE_KEY = PREFIX + "since"  # when this Redis first held our keys: a restart empty resets it
 QUEUE = "celery"  # Celery's default queue: a Redis list of waiting messages
 
 # Timeouts, in seconds.
@@ -40,6 +45,12 @@ SCHEMES = ("redis://", "rediss://", "unix://")
 
 def lease_key(kind: str, ident: int) -> str:
     return f"{LEASE_KEY}{kind}:{ident}"
+
+
+def announced_key(kind: str, ident: int) -> str:
+    """The mark of a sent message; `kind` is the work's kind ("validate" or "match" for
+    every kind of match: a match has one message at a time, whichever queue it is on)."""
+    return f"{ANNOUNCED_KEY}{kind}:{ident}"
 
 
 def worker_key(name: str) -> str:

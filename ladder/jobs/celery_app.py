@@ -4,15 +4,20 @@ Every task runs inside the app's context, so it reaches the database and the
 settings the same way a view does. The web process uses the same Celery app
 only to send tasks: it gives the app's sessions a sender, which turns what the
 services announce (`ladder.broker.announce`, after their commit) into a queued
-task. It also binds the app's long-lived Redis client (`client()`), closed when
-a worker process stops.
+task, and marks it sent (`ladder.jobs.marks`). A broker that cannot be reached
+loses nothing: the work is committed, the sender logs a warning, and the sweep
+announces it once Redis is back (it finds the work unmarked). It also binds the
+app's long-lived Redis client (`client()`), closed when a worker process stops.
 """
 
 from __future__ import annotations
 
+import logging
+
 from celery import Celery, Task
 from celery.signals import worker_process_shutdown
 from flask import Flask, current_app
+from kombu.exceptions import OperationalError as BrokerDown
 
 from ladder.broker import store
 from ladder.broker.announce import (
@@ -23,7 +28,10 @@ from ladder.broker.announce import (
     TOURNAMENT_QUEUE,
 )
 from ladder.extensions import app_settings
+from ladder.jobs.marks import Marks
 from ladder.settings import Settings
+
+log = logging.getLogger(__name__)
 
 __all__ = ["QUEUES", "TASKS", "celery_init_app", "celery_settings", "client"]
 
@@ -108,7 +116,17 @@ def celery_init_app(app: Flask) -> Celery:
     if settings.redis_url:
 
         def send(kind: str, ident: int) -> None:
-            celery.send_task(TASKS[kind], args=[ident])
+            # The message first, then its mark: a mark without its message would hide
+            # lost work for REQUEUE_AFTER_S; a message without a mark costs a spare one.
+            try:
+                celery.send_task(TASKS[kind], args=[ident])
+                Marks(holder.get(), settings.requeue_after_s).mark(kind, ident)
+            except (BrokerDown, store.RedisError, OSError) as exc:
+                log.warning(
+                    "work not announced: the broker is unreachable; the sweep announces"
+                    " it again once it is back",
+                    extra={"kind": kind, "id": ident, "error": str(exc)},
+                )
 
         app.extensions["ladder.db"].kw.setdefault("info", {})[SENDER] = send
     # Register the tasks with this app.

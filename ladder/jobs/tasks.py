@@ -24,6 +24,7 @@ from ladder.errors import Conflict
 from ladder.extensions import app_settings, db
 from ladder.jobs.celery_app import client
 from ladder.jobs.leases import Leases
+from ladder.jobs.marks import Marks
 from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots as bot_service
@@ -53,9 +54,16 @@ def _leases() -> Leases:
     return Leases(client(), app_settings().lease_s)
 
 
+def _taken(kind: str, ident: int) -> None:
+    """Remove the mark of the message just taken (`jobs.marks`): should this worker die
+    before it claims the work, the sweep's next round announces it again."""
+    Marks(client(), app_settings().requeue_after_s).unmark(kind, ident)
+
+
 @shared_task(name="ladder.validate_version", acks_late=True, **RETRY)
 def validate_version(version_id: int) -> str:
     """Validate an uploaded version with a short match against house bots."""
+    _taken("validate", version_id)
     with _leases().hold("validate", version_id):
         try:
             version = validation.validate_version(
@@ -76,6 +84,7 @@ def validate_version(version_id: int) -> str:
 @shared_task(name="ladder.play_match", acks_late=True, **RETRY)
 def play_match(match_id: int) -> str:
     """Play a queued match in the sandbox and record its result and ratings."""
+    _taken("match", match_id)
     with _leases().hold("match", match_id):
         try:
             match = playing.play_match(
@@ -113,13 +122,21 @@ def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
     settings = app_settings()
     leases = _leases()
-    again = sweep.requeue_stale(db.session, settings, leases.held)
+    marks = Marks(client(), settings.requeue_after_s)
+    # A Redis younger than a lease may just have restarted empty: live workers take
+    # their leases back on their next refresh, so running work is left alone till then.
+    leased = leases.held if leases.age_s() >= settings.lease_s else _always
+    again = sweep.requeue_stale(db.session, settings, leased, marks.unmarked)
     created = scheduler.schedule_ladder(db.session, settings, random.Random())
     rounds = tournament_service.advance_running(db.session, settings)
     if created or rounds or any(again.values()):
         extra = {"new_matches": created, "requeued": again, "tournaments": rounds}
         log.info("scheduled", extra=extra)
     return {"created": created, "requeued": again, "tournaments": rounds}
+
+
+def _always(_kind: str, _ident: int) -> bool:
+    return True
 
 
 @worker_process_shutdown.connect

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from ladder import artifacts
 from ladder.broker import announce
-from ladder.errors import Conflict, Forbidden, NotFound, ServiceError
+from ladder.errors import Conflict, Forbidden, NotFound, ServiceError, Superseded
 from ladder.inputs import visible
 from ladder.models import (
     LIVE_VERSION_STATES,
@@ -189,16 +189,31 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
     return bool(done)
 
 
-def finish_validation(session: Session, version_id: int, ok: bool, log: str) -> BotVersion:
+def finish_validation(
+    session: Session, version_id: int, ok: bool, log: str, attempt: int | None = None
+) -> BotVersion:
     """Store a validation's verdict; a passing version replaces the bot's active one.
 
     The replaced version is retired and keeps its rating history. The new one
     starts from its predecessor's skill (the latest earlier version with a
     rating): the same μ, σ widened (`ratings.successor`), and no games of its own.
+    A worker passes the `attempt` it claimed: a verdict of an attempt that is over
+    (the version was handed out again) is refused with Superseded.
     """
     version = get_version(session, version_id)
     if version.state not in (VersionState.PENDING, VersionState.VALIDATING):
         raise Conflict(f"version {version_id} is {version.state}; it was validated already")
+    if attempt is not None:
+        current = session.scalar(
+            select(BotVersion.attempts)
+            .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
+            .with_for_update()
+        )
+        if current != attempt:
+            raise Superseded(
+                f"version {version_id} was handed out again: the verdict of attempt"
+                f" {attempt} is refused"
+            )
     version.validation_log = log or ""
     version.validated_at = utcnow()
     if not ok:

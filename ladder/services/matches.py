@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 import engine
 from ladder import artifacts
 from ladder.broker import announce
-from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError, Superseded
 from ladder.models import (
     IN_FLIGHT,
     BotVersion,
@@ -230,13 +230,16 @@ def match_job(session: Session, settings: Settings, match_id: int) -> Job:
     )
 
 
-def start_match(session: Session, match_id: int) -> bool:
-    """Mark a queued match as running and count the attempt; False if another worker has it.
+def start_match(session: Session, match_id: int) -> int:
+    """Mark a queued match as running and count the attempt; the attempt's number, or 0
+    if another worker has it.
 
     The row is locked first, skipping it if another worker holds it (PostgreSQL's
     FOR UPDATE SKIP LOCKED; SQLite's writers take turns anyway): the second of two
     workers handed one match moves on at once instead of waiting for the first's commit.
-    The caller commits the claim (`playing.play_match`, before the match is played).
+    The caller commits the claim (`playing.play_match`, before the match is played),
+    and carries the attempt's number to what it records: a result of an attempt that
+    is over is refused (`record_match`).
     """
     queued = session.scalar(
         select(Match.id)
@@ -244,15 +247,14 @@ def start_match(session: Session, match_id: int) -> bool:
         .with_for_update(skip_locked=True)
     )
     if queued is None:
-        return False
-    claimed = rows_changed(
-        session.execute(
-            update(Match)
-            .where(Match.id == match_id, Match.state == MatchState.QUEUED)
-            .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
-        )
+        return 0
+    attempt = session.scalar(
+        update(Match)
+        .where(Match.id == match_id, Match.state == MatchState.QUEUED)
+        .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
+        .returning(Match.attempts)
     )
-    return bool(claimed)
+    return attempt or 0
 
 
 def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
@@ -274,13 +276,14 @@ def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
     return bool(done)
 
 
-def fail_match(session: Session, match_id: int, reason: str) -> bool:
+def fail_match(session: Session, match_id: int, reason: str, attempt: int | None = None) -> bool:
     """Give up on a match that could not be played (not a bot's fault): unrated, and
-    no longer in flight, so the scheduler seats its bots again."""
+    no longer in flight, so the scheduler seats its bots again. With `attempt`, only
+    while that attempt is the match's running one (`start_match`)."""
     failed = rows_changed(
         session.execute(
             update(Match)
-            .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+            .where(Match.id == match_id, *_current(attempt))
             .values(
                 state=MatchState.FAILED, finished_at=utcnow(), unrated_reason=reason[:REASON_CHARS]
             )
@@ -313,14 +316,28 @@ def _number(value) -> float | None:
     return float(value)
 
 
+def _current(attempt: int | None) -> list:
+    """Conditions on a match row: in flight; with `attempt`, running that very attempt."""
+    if attempt is None:
+        return [Match.state.in_(IN_FLIGHT)]
+    return [Match.state == MatchState.RUNNING, Match.attempts == attempt]
+
+
 def record_match(
-    session: Session, settings: Settings, match_id: int, outcome: Outcome | Mapping
+    session: Session,
+    settings: Settings,
+    match_id: int,
+    outcome: Outcome | Mapping,
+    *,
+    attempt: int | None = None,
 ) -> Match:
     """Store a finished match: seats, replay and (if ranked) new ratings.
 
     An outcome that is not `rated` (every seat faulted for one infrastructure-like
     reason, say) is kept, with its `unrated_reason`, but moves no rating.
     Recording a match that is already finished returns it unchanged.
+    A worker passes the `attempt` it claimed (`start_match`): if the match was handed
+    out again meanwhile (its lease lapsed), the result is refused with Superseded.
     """
     match = get_match(session, match_id)
     if match.state == MatchState.FINISHED:
@@ -333,13 +350,18 @@ def record_match(
     claimed = rows_changed(
         session.execute(
             update(Match)
-            .where(Match.id == match_id, Match.state.in_(IN_FLIGHT))
+            .where(Match.id == match_id, *_current(attempt))
             .values(state=MatchState.FINISHED, finished_at=now)
             .execution_options(synchronize_session=False)
         )
     )
     if not claimed:  # recorded meanwhile by another worker: as it stored it
         session.refresh(match)
+        if attempt is not None and match.state != MatchState.FINISHED:
+            raise Superseded(
+                f"match {match_id} was handed out again (now {match.state}, attempt"
+                f" {match.attempts}): the result of attempt {attempt} is refused"
+            )
         return match
     session.refresh(match)
     replay = outcome.replay

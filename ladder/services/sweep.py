@@ -1,5 +1,20 @@
 """The lost-work sweep: work whose worker died, or whose message was lost, handed
-out again. Beat runs it before every scheduling round.
+out again. Beat runs it before every scheduling round (every SCHEDULE_EVERY_S).
+
+How soon lost work is handed out again, after whatever lost it:
+- a worker that dies or freezes mid-work: its lease lapses after LEASE_S, and the
+  next round puts the work back in the queue and announces it;
+- Redis restarting empty (its messages gone): the marks of the messages sent
+  (`jobs.marks`) went with them, so the first round that reaches Redis again
+  announces all queued work at once; its leases went too, so running work is left
+  alone for one LEASE_S while live workers take theirs back (`Leases.age_s`);
+- a message a worker took and died before it claimed the work: the worker removed
+  its mark on taking it, so the next round announces it again;
+- a message lost any other way: its mark expires after REQUEUE_AFTER_S;
+- beat or PostgreSQL down: nothing is lost, the rounds resume when they are back
+  (a worker that cannot reach PostgreSQL fails its task, which Celery retries).
+A spare message costs a worker one indexed read: the claim (`matches.start_match`)
+is a compare-and-set, so of two messages for one match only one plays it.
 """
 
 from __future__ import annotations
@@ -21,16 +36,24 @@ from ladder.settings import Settings
 log = logging.getLogger(__name__)
 
 
+Unmarked = Callable[[str, list[int]], list[int]]
+
+
 def requeue_stale(
-    session: Session, settings: Settings, leased: Callable[[str, int], bool]
+    session: Session,
+    settings: Settings,
+    leased: Callable[[str, int], bool],
+    unmarked: Unmarked | None = None,
 ) -> dict[str, list[int]]:
     """Hand out again work whose worker died (no lease) or whose message was lost.
 
     `leased(kind, id)` tells whether a live worker holds that work. A running
     match or validating version without a lease goes back to the queue, or
-    fails if that was its last attempt; work queued for longer than
-    REQUEUE_AFTER_S is announced again. Playing and recording are idempotent,
-    so a spare announcement costs only a no-op.
+    fails if that was its last attempt. `unmarked(kind, ids)` picks the queued
+    work with no message known to be waiting (`jobs.marks`): it is announced
+    again. Without it (no broker to ask), work queued for longer than
+    REQUEUE_AFTER_S is. Playing and recording are idempotent, so a spare
+    announcement costs only a no-op.
 
     It owns its transactions (its caller has none open): each release is one of its
     own, on a fresh snapshot, and the last commit sends what it announces.
@@ -50,9 +73,7 @@ def requeue_stale(
         )
         if released == MatchState.QUEUED:
             again["match"].append(match_id)
-    again["match"] += session.scalars(
-        select(Match.id).where(Match.state == MatchState.QUEUED, Match.created_at < old)
-    ).all()
+    again["match"] += _lost(session, unmarked, "match", Match, MatchState.QUEUED, old)
     for version_id in session.scalars(
         select(BotVersion.id)
         .where(BotVersion.state == VersionState.VALIDATING, BotVersion.created_at < grace)
@@ -64,17 +85,14 @@ def requeue_stale(
         )
         if freed == VersionState.PENDING:
             again["validate"].append(version_id)
-    again["validate"] += session.scalars(
-        select(BotVersion.id).where(
-            BotVersion.state == VersionState.PENDING, BotVersion.created_at < old
-        )
-    ).all()
+    again["validate"] += _lost(session, unmarked, "validate", BotVersion, VersionState.PENDING, old)
     # A match goes back to the queue it was sent to (a tournament's, a challenge's).
     queues = dict(
         session.execute(select(Match.id, Match.queue).where(Match.id.in_(again["match"]))).all()
     )
+    again = {kind: sorted(set(ids)) for kind, ids in again.items()}  # released, then unmarked
     for kind, ids in again.items():
-        for ident in sorted(set(ids)):
+        for ident in ids:
             log.info("requeue", extra={"kind": kind, "id": ident})
             if kind == "match":
                 announce.announce(session, announce.kind_of_queue(queues.get(ident)), ident)
@@ -82,3 +100,15 @@ def requeue_stale(
                 announce.announce(session, kind, ident)
     session.commit()  # ends the reads above, and sends what they announce
     return again
+
+
+def _lost(
+    session: Session, unmarked: Unmarked | None, kind: str, model, waiting: str, old
+) -> list[int]:
+    """Waiting work (queued matches, pending versions) whose message may be lost."""
+    if unmarked is None:
+        return list(
+            session.scalars(select(model.id).where(model.state == waiting, model.created_at < old))
+        )
+    ids = list(session.scalars(select(model.id).where(model.state == waiting).order_by(model.id)))
+    return unmarked(kind, ids) if ids else []

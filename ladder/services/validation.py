@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from ladder.errors import Conflict
+from ladder.errors import Conflict, Superseded
 from ladder.models import Bot, BotVersion, User, VersionState
 from ladder.services import bot_files
 from ladder.services import bots as bot_service
@@ -162,6 +162,7 @@ def validate_version(
             version = bot_service.start_validation(session, version_id)
     except Conflict:
         return None  # validated already, or being validated by another worker
+    attempt = version.attempts  # what this worker stores names it (`finish_validation`)
     try:
         planned = validation_jobs(
             version, house_seat(session, settings, version.bot.game, "random")
@@ -174,51 +175,66 @@ def validate_version(
                 break
         ok, text = validation_log(results, len(planned))
     except BadBotFile as exc:  # the stored file cannot be staged: the upload's fault
-        return _fail_validation(session, version_id, f"Validation failed: {exc}")
+        return _fail_validation(session, version_id, f"Validation failed: {exc}", attempt)
     except too_long:
-        return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.")
+        return _fail_validation(session, version_id, f"Validation failed: {TOO_LONG}.", attempt)
     except INFRASTRUCTURE as exc:
         session.rollback()  # what the failed attempt left, before the release's own transaction
-        if release_version(session, settings, version_id, describe(exc)) == VersionState.FAILED:
+        freed = release_version(session, settings, version_id, describe(exc), attempt=attempt)
+        if freed == VersionState.FAILED:
             return session.get(BotVersion, version_id)
         raise
     except Exception as exc:  # a bug: running it again would fail the same way
         log.exception("validation could not be run", extra={"version_id": version_id})
-        return _fail_validation(session, version_id, not_run_log(describe(exc)))
+        return _fail_validation(session, version_id, not_run_log(describe(exc)), attempt)
     except BaseException:  # the worker is stopping: the attempt counts all the same
         session.rollback()
-        release_version(session, settings, version_id, "its worker was stopped")
+        release_version(session, settings, version_id, "its worker was stopped", attempt=attempt)
         raise
-    with unit_of_work(session):
-        return bot_service.finish_validation(session, version_id, ok, text)
+    try:
+        with unit_of_work(session):
+            return bot_service.finish_validation(session, version_id, ok, text, attempt)
+    except Superseded as exc:  # handed out again meanwhile: another worker runs it now
+        log.warning("verdict refused", extra={"version_id": version_id, "reason": str(exc)})
+        return None
 
 
-def _fail_validation(session: Session, version_id: int, text: str) -> BotVersion | None:
+def _fail_validation(
+    session: Session, version_id: int, text: str, attempt: int
+) -> BotVersion | None:
     session.rollback()  # what the failed attempt left
     try:
         with unit_of_work(session):
-            return bot_service.finish_validation(session, version_id, False, text)
+            return bot_service.finish_validation(session, version_id, False, text, attempt)
     except Conflict:
-        return None  # finished meanwhile (its lease lapsed and another worker took it)
+        return None  # finished meanwhile, or handed out again (its lease lapsed)
 
 
 def release_version(
-    session: Session, settings: Settings, version_id: int, reason: str, *, sweep: bool = False
+    session: Session,
+    settings: Settings,
+    version_id: int,
+    reason: str,
+    *,
+    sweep: bool = False,
+    attempt: int | None = None,
 ) -> VersionState | None:
     """Put a version being validated back to pending, or fail it after MAX_ATTEMPTS.
 
-    Decided with its row locked; the `sweep` skips a row another sweep holds.
+    Decided with its row locked; the `sweep` skips a row another sweep holds; a worker
+    passes its `attempt`, and only that attempt, if still running, is released.
     Returns its new state (pending or failed), None if it was not being validated.
 
     It owns its transaction (the row lock, then the commit that requeues or fails the
     version): the caller has none open, having committed or rolled back its own first.
     """
+    query = select(BotVersion.attempts).where(
+        BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING
+    )
+    if attempt is not None:
+        query = query.where(BotVersion.attempts == attempt)
     with unit_of_work(session):
-        attempts = session.scalar(
-            select(BotVersion.attempts)
-            .where(BotVersion.id == version_id, BotVersion.state == VersionState.VALIDATING)
-            .with_for_update(skip_locked=sweep)
-        )
+        attempts = session.scalar(query.with_for_update(skip_locked=sweep))
         if attempts is None:
             return None
         if bot_service.requeue_validation(session, version_id, max_attempts(settings)):

@@ -245,8 +245,8 @@ def test_match_job_names_each_seats_code(session, config, three, alice):
         assert [Path(s.path).read_bytes() for s in local.seats] == [BOT_SOURCE] * 3
         assert {Path(s.path).parent for s in local.seats} == {Path(config["BOT_CACHE_DIR"])}
     assert job.seats[0].label == "alice/alice-bot v1"
-    assert matches.start_match(session, match.id) is True
-    assert matches.start_match(session, match.id) is False
+    assert matches.start_match(session, match.id) == 1
+    assert matches.start_match(session, match.id) == 0
 
 
 def test_record_stores_seats_ratings_and_replay(session, config, three):
