@@ -65,7 +65,7 @@ def _server_user() -> pwd.struct_passwd | None:
 class Cluster:
     """A private PostgreSQL server under a temporary folder, on a Unix socket only."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, **settings: str) -> None:
         self.base = Path(tempfile.mkdtemp(prefix="pg-"))
         self.socket_dir = self.base / "run"
         self.data_dir = self.base / "data"
@@ -73,6 +73,7 @@ class Cluster:
         # The number only names the socket file inside our own folder, so it
         # cannot clash with another server; a random one keeps logs telling apart.
         self.port = port or random.randint(20000, 60000)
+        self.settings = settings  # over SETTINGS
         self.bin = bin_dir()
         self._owner = _server_user()
         self._process: subprocess.Popen | None = None
@@ -100,7 +101,7 @@ class Cluster:
             self._initdb()
         args = [str(self.bin / "postgres"), "-D", str(self.data_dir), "-p", str(self.port)]
         args += ["-c", f"unix_socket_directories={self.socket_dir}"]
-        for key, value in SETTINGS.items():
+        for key, value in {**SETTINGS, **self.settings}.items():
             args += ["-c", f"{key}={value}"]
         with open(self.log_path, "ab") as log:
             self._process = subprocess.Popen(
@@ -126,6 +127,15 @@ class Cluster:
                 process.wait()
         atexit.unregister(self.stop)
         shutil.rmtree(self.base, ignore_errors=True)
+
+    def halt(self) -> None:
+        """Immediate shutdown (SIGQUIT: no checkpoint, every connection cut), as a crash of
+        the server would; the data stays, and `start` brings it back after crash recovery."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGQUIT)
+            process.wait(timeout=30)
+        atexit.unregister(self.stop)
 
     def create_database(self, name: str, template: str | None = None) -> str:
         """CREATE DATABASE `name` (a copy of `template` if given); returns its URL."""
@@ -253,9 +263,9 @@ def _reachable_by_others(path: Path) -> None:
             )
 
 
-def start_cluster() -> Cluster:
-    """A made, started and ready cluster; the caller stops it."""
-    cluster = Cluster()
+def start_cluster(**settings: str) -> Cluster:
+    """A made, started and ready cluster (`settings` over SETTINGS); the caller stops it."""
+    cluster = Cluster(**settings)
     try:
         cluster.start()
     except BaseException:

@@ -89,6 +89,9 @@ def celery_init_app(app: Flask) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         broker_connection_retry_on_startup=True,
+        # A worker that loses Redis (restarted, say) plays on: the match it plays is
+        # recorded through the database, and the sweep sends whatever Redis lost.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         broker_transport_options=redis["broker_transport_options"],
         worker_hijack_root_logger=False,
         # A task past its soft limit is told so (and fails its match, unrated);
