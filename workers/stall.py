@@ -43,8 +43,9 @@ TICK_S = 0.25
 # (2 CPUs, 2026-12): a few ms on an idle machine; 0.11 s with 16 busy processes on
 # the runner's CPU; 0.63 s with 64 busy processes there, the unit tests running
 # beside them and the runner's main thread holding the GIL in a busy loop. 2 s is
-# three times the worst seen under load no worker host should ever carry; a
-# shorter stall than that costs a bot at most that much of its time bank.
+# three times the worst seen under load no worker host should ever carry. A shorter
+# stall is not told from load: it is spent like a slow move (from the bot's bank), so
+# it times out only a bot whose move time and bank left were under 2 s anyway.
 STALL_S = 2.0
 # How often a local run plays a match again after a stall before it gives up (as the
 # ladder's MAX_ATTEMPTS does): a host that stalls every time has a problem to report.
