@@ -14,6 +14,7 @@ the modules behind them each do one job:
 - `slots`, `pool`: long-lived sandboxes and the per-process pool of them;
 - `zygote`: the warm interpreter inside each sandbox that forks the bots;
 - `bot_process`: talking to, pausing and ending one bot;
+- `stall`: telling a stalled host from a slow bot (`HostStalled`, never a bot's fault);
 - `cgroups`, `seccomp`, `claims`, `cpus`, `procfs`: kernel tools they use;
 - `staging`, `limits`, `fallback`: bot files, limits, and the fallback policy;
 - `bot_cache`: this host's copies of stored bot files, by content hash.
@@ -38,6 +39,7 @@ from workers.pool import close_pools
 from workers.rerun import rerun
 from workers.sandbox import SandboxUnavailable
 from workers.staging import BotSource, house_bots, house_file, resolve
+from workers.stall import HostStalled, retry_stalled
 
 __all__ = [
     "BadBotFile",
@@ -45,6 +47,7 @@ __all__ = [
     "BadOutcome",
     "BotCache",
     "BotSource",
+    "HostStalled",
     "Job",
     "JobSeat",
     "Limits",
@@ -57,6 +60,7 @@ __all__ = [
     "isolation",
     "rerun",
     "resolve",
+    "retry_stalled",
     "run_job",
     "run_match",
 ]

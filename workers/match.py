@@ -3,7 +3,8 @@
 Plain Python (no Flask, no Celery): the ladder's worker task (`run_job`) and
 `ladder play` (`run_match`) both end here. A bot that faults is killed at once
 and its seat is played out by the fallback policy; the `Outcome` records every
-seat's status.
+seat's status. A match during which the host stalled (`workers.stall`) has no
+outcome: it raises `HostStalled` before any seat is charged, and is played again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from workers.limits import Limits
 from workers.pool import pool
 from workers.sandbox import runtime
 from workers.staging import BotSource, resolve
+from workers.stall import StallWatch
 
 
 def fault_ranks(engine_ranks: Sequence[int], statuses: Sequence[str]) -> list[int]:
@@ -70,7 +72,8 @@ def run_match(
 
     Raises ValueError for a bad game, player count, option or bot (BadBotFile for a bot
     whose file cannot be staged); SandboxUnavailable when bwrap is missing and `unsafe`
-    is not set. Bot misbehaviour never raises.
+    is not set, HostStalled (one of them) when the host stalled during the match. Bot
+    misbehaviour never raises.
     """
     limits = limits or Limits()
     sources = [b if isinstance(b, BotSource) else resolve(b) for b in bots]
@@ -81,10 +84,11 @@ def run_match(
         state.game_name, state.num_players, state.options, limits, state.seed,
         [source.seat_info() for source in sources],
     )  # fmt: skip
-    with one_cpu() as cpu, pool(rt).lease(len(sources)) as slots:
+    # The watch first: its thread keeps this process's affinity, off the match's CPU.
+    with StallWatch() as watch, one_cpu() as cpu, pool(rt).lease(len(sources)) as slots:
         try:
-            _start(infos, seats, sources, slots, limits, cpu)
-            timings = _play(state, seats, limits, Fallback(seed))
+            _start(infos, seats, sources, slots, limits, cpu, watch)
+            timings = _play(state, seats, limits, Fallback(seed), watch)
             result = state.result()
             for seat in seats:
                 if seat.bot is not None:
@@ -93,6 +97,7 @@ def run_match(
                         seat.bot.send(protocol.end(result))
                     except BotFault:
                         pass
+            watch.check()  # a stall anywhere in the match: no outcome, nobody charged
         finally:
             for seat in seats:
                 seat.close()
@@ -112,7 +117,7 @@ def _source(seat: JobSeat) -> BotSource:
     return BotSource(seat.label, seat.path, seat.name, seat.owner, seat.version)
 
 
-def _start(infos, seats, sources, slots, limits, cpu) -> None:
+def _start(infos, seats, sources, slots, limits, cpu, watch) -> None:
     """Start the seats one at a time, each with its own init_ms to say `ready`.
 
     One at a time, so a bot that hangs or computes in `setup()` takes nothing
@@ -127,8 +132,7 @@ def _start(infos, seats, sources, slots, limits, cpu) -> None:
         start = protocol.start_from(info)
         try:
             seat.bot = slot.spawn(limits, cpu)
-            seat.bot.send(start)
-            protocol.ready(seat.bot.read_line(limits.init_ms / 1000))
+            _ready(seat.bot, start, limits, watch)
             seat.bot.pause()
         except OSError as exc:
             seat.fault(BotFault(SeatStatus.CRASH, f"could not start: {exc}"))
@@ -138,7 +142,19 @@ def _start(infos, seats, sources, slots, limits, cpu) -> None:
             seat.fault(exc)
 
 
-def _play(state, seats, limits, fallback) -> tuple[list, list]:
+def _ready(bot: BotProcess, start: bytes, limits: Limits, watch: StallWatch) -> None:
+    """Send `start` and wait init_ms for `ready` (BotFault if it is late or wrong), unless
+    the host stalled meanwhile: then HostStalled, before any fault is charged."""
+    try:
+        bot.send(start)
+        protocol.ready(bot.read_line(limits.init_ms / 1000))
+    except BotFault:
+        watch.check()  # late because the host stalled? Then no fault at all.
+        raise
+    watch.check()
+
+
+def _play(state, seats, limits, fallback, watch) -> tuple[list, list]:
     """Play the game to its end; per decision, the bot's wall-clock ms and its CPU ms
     (None for a fallback move, and CPU None where no control group measures it)."""
     wall: list[float | None] = []
@@ -154,7 +170,7 @@ def _play(state, seats, limits, fallback) -> tuple[list, list]:
         chosen = elapsed = cpu_ms = None
         if seat.bot is not None:
             try:
-                chosen, elapsed = _ask(seat, state.view(i), legal, limits)
+                chosen, elapsed = _ask(seat, state.view(i), legal, limits, watch)
                 cpu_ms = seat.bot.last_cpu_ms
             except BotFault as exc:
                 seat.fault(exc)
@@ -166,8 +182,11 @@ def _play(state, seats, limits, fallback) -> tuple[list, list]:
     return wall, cpu
 
 
-def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, float]:
-    """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault."""
+def _ask(
+    seat: _Seat, view: dict, legal: list, limits: Limits, watch: StallWatch
+) -> tuple[dict, float]:
+    """One decision of a sandboxed bot, with its wall-clock time; BotFault on any fault,
+    HostStalled instead (and nothing charged) if the host stalled while the bot's clock ran."""
     bot = seat.bot
     assert bot is not None  # only a seat with a live bot is asked
     left = limits.match_ms - seat.used_ms
@@ -176,6 +195,7 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
     try:
         raw, elapsed = bot.ask(message, allowed / 1000)
     except BotFault as exc:
+        watch.check()  # late, or wrong, because the host stalled? Then no fault at all.
         if exc.status == SeatStatus.TIMEOUT and allowed == left:
             exc = BotFault(
                 SeatStatus.TIMEOUT, f"used its {limits.match_ms} ms of thinking for the match"
@@ -185,6 +205,7 @@ def _ask(seat: _Seat, view: dict, legal: list, limits: Limits) -> tuple[dict, fl
                 SeatStatus.TIMEOUT, f"no move within {allowed:.0f} ms (move time + bank)"
             )
         raise exc from None
+    watch.check()  # before its time is charged: a stall must not draw on its bank
     seat.used_ms += elapsed
     # Time over the move limit is drawn from the bank; an empty bank is a timeout.
     seat.bank_ms -= max(0.0, elapsed - limits.move_ms)

@@ -9,7 +9,8 @@ record the same shape rebuilt by `workers.info.record_infos`), its seed
 included, so a bot that draws from `random` makes the same draws: a crash on
 the server crashes here too. Its limits are the recorded ones unless the
 caller overrides them, and then `info["limits"]` says the ones it runs under.
-It is paused whenever another seat would be thinking, as in the match.
+It is paused whenever another seat would be thinking, as in the match. If
+the host stalls meanwhile, it raises `HostStalled` rather than report a fault.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from workers.contract import SeatStatus
 from workers.cpus import one_cpu
 from workers.info import record_infos
 from workers.limits import Limits
-from workers.match import _ask, _Seat
+from workers.match import _ask, _ready, _Seat
 from workers.pool import pool
 from workers.sandbox import runtime
 from workers.staging import BotSource
+from workers.stall import StallWatch
 
 
 @dataclass
@@ -127,19 +129,19 @@ def rerun(
     """Run `source` as `seat` on the record's views; stops at the first divergence or fault.
 
     `overrides`: limits (by `Limits` name) to run under instead of the recorded ones.
+    HostStalled (a SandboxUnavailable) if the host stalled while the bot's clock ran.
     """
     check_record(record, seat, from_step)
     info, limits = seat_info(record, seat, overrides)
     report = Rerun(seat, source.label, recorded_fault=recorded_fault(record, seat))
     decisions = seat_decisions(record, seat, from_step)
     player = _Seat(source.label)
-    with one_cpu() as cpu, pool(runtime(unsafe)).lease(1) as (slot,):
+    with StallWatch() as watch, one_cpu() as cpu, pool(runtime(unsafe)).lease(1) as (slot,):
         slot.stage(source)
         try:
             try:
                 player.bot = slot.spawn(limits, cpu)
-                player.bot.send(protocol.start_from(info))
-                protocol.ready(player.bot.read_line(limits.init_ms / 1000))
+                _ready(player.bot, protocol.start_from(info), limits, watch)
                 player.bot.pause()  # as in the match: paused until its first decision
             except BotFault as exc:
                 report.stopped = exc.status
@@ -155,7 +157,7 @@ def rerun(
                 step = Step(i, state.view(seat), legal, record["actions"][i][1])
                 report.steps.append(step)
                 try:
-                    step.answer, step.ms = _ask(player, step.view, legal, limits)
+                    step.answer, step.ms = _ask(player, step.view, legal, limits, watch)
                 except BotFault as exc:
                     step.fault = f"{exc.status}: {exc.reason}"
                     report.stopped = exc.status

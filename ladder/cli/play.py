@@ -17,7 +17,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from workers import BotSource, Limits, Outcome, SeatStatus, close_pools, run_match
+from workers import (
+    BotSource,
+    Limits,
+    Outcome,
+    SeatStatus,
+    close_pools,
+    retry_stalled,
+    run_match,
+)
 
 SHOWN_FAULTS = 5  # faults printed in full after the results; --logs keeps them all
 STDERR_LINES = 20  # lines of a faulted seat's stderr printed under it
@@ -53,8 +61,11 @@ class Plan:
 
 def _one(args: tuple) -> Outcome:
     plan, k = args
-    return run_match(
-        plan.game, plan.seating(k), plan.seed + k, limits=plan.limits, unsafe=plan.unsafe
+    # A stall of this machine is nobody's fault: the same match again, as the ladder does.
+    return retry_stalled(
+        lambda: run_match(
+            plan.game, plan.seating(k), plan.seed + k, limits=plan.limits, unsafe=plan.unsafe
+        )
     )
 
 

@@ -125,7 +125,7 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
 
     Exits 0 when every decision matched the record, 1 at a divergence or a fault.
     """
-    from workers import SandboxUnavailable, rerun, resolve
+    from workers import SandboxUnavailable, rerun, resolve, retry_stalled
 
     record = load_record(replay, server, token)
     try:
@@ -141,7 +141,9 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
         # The recorded limits, but for those given on the command line.
         overrides = {"move_ms": move_ms, "bank_ms": bank_ms}
         overrides = {name: value for name, value in overrides.items() if value is not None}
-        result = rerun(record, source, seat, from_step, overrides, unsafe_no_sandbox)
+        result = retry_stalled(
+            lambda: rerun(record, source, seat, from_step, overrides, unsafe_no_sandbox)
+        )
     except SandboxUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:

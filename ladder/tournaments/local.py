@@ -19,7 +19,7 @@ from typing import cast
 from ladder.tournaments.model import Match, MatchKey, Result
 from ladder.tournaments.standings import Standing
 from ladder.tournaments.tournament import Tournament, play
-from workers import BotSource, Limits, close_pools, resolve, run_match
+from workers import BotSource, Limits, close_pools, resolve, retry_stalled, run_match
 from workers.info import HOUSE_OWNER
 
 
@@ -63,7 +63,10 @@ class Runner:
 
 def _play_one(job: tuple) -> Result:
     game, bots, seed, runner = job
-    outcome = run_match(game, bots, seed, limits=runner.limits, unsafe=runner.unsafe)
+    # A stall of this machine is nobody's fault: the same match again, as the ladder does.
+    outcome = retry_stalled(
+        lambda: run_match(game, bots, seed, limits=runner.limits, unsafe=runner.unsafe)
+    )
     return Result.from_outcome(outcome)
 
 

@@ -31,7 +31,8 @@ from ladder.services import (
 )
 from ladder.services.accounts import set_staff
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
-from workers import BadBotFile
+from tests.unit.ladder.helpers import outcome_for
+from workers import BadBotFile, HostStalled
 
 
 @pytest.fixture
@@ -192,6 +193,36 @@ def test_a_lapsed_lease_and_errors_share_one_count(session, config, monkeypatch)
     assert "the last: ConnectionResetError: database connection reset" in match.unrated_reason
 
 
+def test_a_stalled_host_puts_the_match_back_unplayed_and_charges_no_seat(
+    session, config, monkeypatch
+):
+    """Issue 30: a frozen worker host once recorded a house bot as `timeout`."""
+    versions = two_bots(session, config)
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(9))
+    runs = []
+
+    def run_job(job, limits, unsafe):  # the host stalls in the first run only
+        runs.append(job)
+        if len(runs) == 1:
+            raise HostStalled(7.5)
+        return outcome_for(session.get(Match, match_id), [1, 2])
+
+    monkeypatch.setattr(bot_files, "run_job", run_job)
+    with pytest.raises(HostStalled):  # the task retries it, as any infrastructure failure
+        playing.play_match(session, config, match_id)
+    match = fresh(session, Match, match_id)
+    assert (match.state, match.attempts, match.unrated_reason) == ("queued", 1, None)
+    assert [(s.status, s.error, s.rank) for s in match.seats] == [(None, None, None)] * 2
+    assert all(session.get(Rating, v).games == 0 for v in versions)
+    assert session.scalar(select(func.count(RatingHistory.id))) == 0
+    # Played again on a host that keeps running: recorded as it went, nobody faulted.
+    playing.play_match(session, config, match_id)
+    match = fresh(session, Match, match_id)
+    assert (match.state, match.attempts) == ("finished", 2)
+    assert [s.status for s in match.seats] == ["ok", "ok"]
+    assert all(session.get(Rating, v).games == 1 for v in versions)
+
+
 def test_a_long_reason_is_one_short_line():
     reason = infrastructure.describe(RuntimeError("line one\n" + "x" * 1000))
     assert "\n" not in reason and len(reason) == infrastructure.REASON_CHARS
@@ -246,6 +277,15 @@ def test_a_validation_with_infrastructure_errors_fails_after_max_attempts(
     assert "upload the same file again" in done.validation_log
     assert session.get(Rating, version_id) is None
     assert validation.validate_version(session, config, version_id) is None
+
+
+def test_a_stalled_host_during_validation_is_not_the_uploads_fault(session, config, monkeypatch):
+    version_id = pending_version(session, config)
+    runner_raising(monkeypatch, HostStalled(4.0))
+    with pytest.raises(HostStalled):
+        validation.validate_version(session, config, version_id)
+    version = fresh(session, BotVersion, version_id)
+    assert (version.state, version.attempts) == ("pending", 1)
 
 
 def test_a_validation_bug_fails_at_once_with_the_reason_for_its_owner(
