@@ -15,6 +15,14 @@ class NotFound(ServiceError):
     status = 404
 
 
+class Gone(NotFound):
+    """It was here and is no more, for good (a replay the retention policy dropped): 410.
+
+    A NotFound, so code that skips what is missing (a zip of replays) skips it too."""
+
+    status = 410
+
+
 class Forbidden(ServiceError):
     status = 403
 

@@ -331,6 +331,14 @@ class Match(Base):
         Index("ix_matches_state_created", "state", "created_at"),
         # A user's challenges: counted against CHALLENGES_PER_HOUR and CHALLENGES_IN_FLIGHT.
         Index("ix_matches_requested_by_created", "requested_by_id", "created_at"),
+        # Replays still stored, by age: what the retention policy reads (`services.retention`);
+        # partial, so the millions whose replay was dropped are not in it.
+        Index(
+            "ix_matches_replay_kept_finished",
+            "finished_at",
+            postgresql_where=text("replay_key IS NOT NULL"),
+            sqlite_where=text("replay_key IS NOT NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -350,6 +358,9 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
     # Its replay in the artifact store (`replays/<game>/<id>.json.gz`), once recorded.
     replay_key: Mapped[str | None] = mapped_column(String(200))
+    # When the retention policy dropped its replay (`services.retention`); the key is
+    # cleared then, the rows (seats, ratings) stay. None while the replay is kept.
+    replay_pruned_at: Mapped[datetime | None] = mapped_column(DateTime)
     engine_version: Mapped[str | None] = mapped_column(String(40))
     # Times a worker started it; past MAX_ATTEMPTS the match fails instead of going back.
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))

@@ -214,6 +214,9 @@ class Settings:
     # Crash triage: a version whose last N ladder matches all faulted is paused from
     # matchmaking until its owner resumes it (0: never pause).
     pause_after_faults: int = _setting("PAUSE_AFTER_FAULTS", 5, _int)
+    # Days a ladder match's replay is kept after it finished; then `ladder replays prune`
+    # (and beat, daily) drops it. Tournament and challenge matches keep theirs for good.
+    replay_keep_days: int = _setting("REPLAY_KEEP_DAYS", 30, _int)
     # Hard limit on one task; a match that takes longer is failed, unrated.
     task_time_limit_s: int = _setting("TASK_TIME_LIMIT_S", 1800, _int)
     # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".

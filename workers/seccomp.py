@@ -115,18 +115,38 @@ NOT_IMPLEMENTED = ("clone3",)
 
 # Arguments (linux/fcntl.h, asm-generic/fcntl.h, asm-generic/mman-common.h, linux/prctl.h).
 FCNTL_ALLOWED = {
-    0: "F_DUPFD", 1: "F_GETFD", 2: "F_SETFD", 3: "F_GETFL", 4: "F_SETFL",
-    1030: "F_DUPFD_CLOEXEC", 1032: "F_GETPIPE_SZ", 1034: "F_GET_SEALS",
+    0: "F_DUPFD",
+    1: "F_GETFD",
+    2: "F_SETFD",
+    3: "F_GETFL",
+    4: "F_SETFL",
+    1030: "F_DUPFD_CLOEXEC",
+    1032: "F_GETPIPE_SZ",
+    1034: "F_GET_SEALS",
 }  # fmt: skip  (refused: F_GETLK/SETLK/SETLKW, the OFD locks, leases, F_NOTIFY, F_SETOWN...)
 IOCTL_ALLOWED = {
-    0x5401: "TCGETS", 0x5413: "TIOCGWINSZ", 0x541B: "FIONREAD", 0x5421: "FIONBIO",
-    0x5450: "FIONCLEX", 0x5451: "FIOCLEX",
+    0x5401: "TCGETS",
+    0x5413: "TIOCGWINSZ",
+    0x541B: "FIONREAD",
+    0x5421: "FIONBIO",
+    0x5450: "FIONCLEX",
+    0x5451: "FIOCLEX",
 }  # fmt: skip  (anything else answers ENOTTY, as for a descriptor that is not a terminal)
 MADVISE_ALLOWED = {
-    0: "MADV_NORMAL", 1: "MADV_RANDOM", 2: "MADV_SEQUENTIAL", 3: "MADV_WILLNEED",
-    4: "MADV_DONTNEED", 8: "MADV_FREE", 10: "MADV_DONTFORK", 11: "MADV_DOFORK",
-    14: "MADV_HUGEPAGE", 15: "MADV_NOHUGEPAGE", 16: "MADV_DONTDUMP", 17: "MADV_DODUMP",
-    18: "MADV_WIPEONFORK", 19: "MADV_KEEPONFORK",
+    0: "MADV_NORMAL",
+    1: "MADV_RANDOM",
+    2: "MADV_SEQUENTIAL",
+    3: "MADV_WILLNEED",
+    4: "MADV_DONTNEED",
+    8: "MADV_FREE",
+    10: "MADV_DONTFORK",
+    11: "MADV_DOFORK",
+    14: "MADV_HUGEPAGE",
+    15: "MADV_NOHUGEPAGE",
+    16: "MADV_DONTDUMP",
+    17: "MADV_DODUMP",
+    18: "MADV_WIPEONFORK",
+    19: "MADV_KEEPONFORK",
 }  # fmt: skip  (refused: MADV_COLD and MADV_PAGEOUT evict shared file pages, MADV_MERGEABLE
 #                 shares pages between processes, MADV_REMOVE, MADV_POPULATE_*, ...)
 PRCTL_ALLOWED = {

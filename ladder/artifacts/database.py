@@ -10,8 +10,9 @@ or a gzipped replay is stored as it is, since compressing it again saves nothing
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -85,6 +86,28 @@ class DatabaseStore:
             .execution_options(synchronize_session=False)
         )
         return bool(rows_changed(done))
+
+    def stored_bytes(self, keys: Sequence[str]) -> int:
+        keys = [check_key(k) for k in keys]
+        if not keys:
+            return 0
+        found = self.session.scalar(
+            select(func.coalesce(func.sum(Blob.stored_size), 0)).where(Blob.key.in_(keys))
+        )
+        return int(found or 0)
+
+    def delete_many(self, keys: Sequence[str]) -> int:
+        """One DELETE for all the keys (a retention batch is thousands of replays)."""
+        keys = [check_key(k) for k in keys]
+        if not keys:
+            return 0
+        freed = self.session.scalars(
+            delete(Blob)
+            .where(Blob.key.in_(keys))
+            .returning(Blob.stored_size)
+            .execution_options(synchronize_session=False)
+        ).all()
+        return sum(freed)
 
 
 def _upsert(dialect: str, row: dict):

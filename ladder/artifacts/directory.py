@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from ladder.artifacts.interface import ArtifactMissing, check_key
@@ -65,3 +66,14 @@ class DirectoryStore:
         except FileNotFoundError:  # deleted by someone else just now
             return False
         return True
+
+    def stored_bytes(self, keys: Sequence[str]) -> int:
+        return sum(self.size(key) or 0 for key in keys)
+
+    def delete_many(self, keys: Sequence[str]) -> int:
+        freed = 0
+        for key in keys:
+            size = self.size(key) or 0
+            if self.delete(key):
+                freed += size
+        return freed

@@ -6,6 +6,7 @@ Kept apart from the backends so they and the factory import it without a cycle.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 MAX_KEY = 200
@@ -53,4 +54,12 @@ class ArtifactStore(Protocol):
 
     def delete(self, key: str) -> bool:
         """Forget the key; False if it held nothing."""
+        ...
+
+    def stored_bytes(self, keys: Sequence[str]) -> int:
+        """The bytes the keys take in the store (after any compression); 0 for none held."""
+        ...
+
+    def delete_many(self, keys: Sequence[str]) -> int:
+        """Forget the keys at once (keys that hold nothing are skipped); the bytes freed."""
         ...

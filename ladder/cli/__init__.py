@@ -19,6 +19,7 @@ from ladder.cli import (  # noqa: F401 - admin adds to the group
     artifacts,
     db,
     replay,
+    replays,
     staff,
     tournament,
     tournament_admin,
@@ -35,6 +36,7 @@ def main() -> None:
 main.add_command(artifacts.artifacts_group)
 main.add_command(db.db)
 main.add_command(replay.replay)
+main.add_command(replays.replays_group)
 main.add_command(staff.staff)
 main.add_command(tournament.tournament)
 

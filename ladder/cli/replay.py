@@ -28,6 +28,16 @@ def _compact(value) -> str:
     return json.dumps(value, separators=(", ", ": "), sort_keys=False)
 
 
+def _error_message(exc: urllib.error.HTTPError) -> str | None:
+    """The reason the server gave in its JSON error body (a 410: the replay expired)."""
+    try:
+        body = json.loads(exc.read(4096) or b"null")
+    except (OSError, ValueError):
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    return error if isinstance(error, str) else None
+
+
 def load_record(spec: str, server: str | None, token: str | None) -> dict:
     """The replay record named by REPLAY: a file, or a match id on `server`."""
     if server:
@@ -41,7 +51,10 @@ def load_record(spec: str, server: str | None, token: str | None) -> dict:
             with urllib.request.urlopen(request, timeout=60) as response:
                 data = response.read()
         except urllib.error.HTTPError as exc:
-            raise click.ClickException(f"{url} answered {exc.code} {exc.reason}") from None
+            why = _error_message(exc)
+            raise click.ClickException(
+                f"{url} answered {exc.code} {exc.reason}" + (f": {why}" if why else "")
+            ) from None
         except urllib.error.URLError as exc:
             raise click.ClickException(f"cannot reach {url}: {exc.reason}") from None
     else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 
 from celery import Celery, Task
+from celery.schedules import crontab
 from celery.signals import worker_process_shutdown
 from flask import Flask, current_app
 from kombu.exceptions import OperationalError as BrokerDown
@@ -102,6 +103,11 @@ def celery_init_app(app: Flask) -> Celery:
             "schedule-ladder": {
                 "task": "ladder.schedule",
                 "schedule": float(settings.schedule_every_s),
+            },
+            # The replay retention policy (`services.retention`), once a day at a quiet hour.
+            "prune-replays": {
+                "task": "ladder.prune_replays",
+                "schedule": crontab(hour=4, minute=20),
             },
         },
         timezone="UTC",

@@ -29,7 +29,7 @@ from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
-from ladder.services import playing, scheduler, sweep, validation
+from ladder.services import playing, retention, scheduler, sweep, validation
 from ladder.services import tournaments as tournament_service
 from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
 from ladder.transactions import unit_of_work
@@ -137,6 +137,17 @@ def schedule() -> dict:
 
 def _always(_kind: str, _ident: int) -> bool:
     return True
+
+
+@shared_task(name="ladder.prune_replays", **RETRY)
+def prune_replays() -> dict:
+    """Beat, daily: drop ladder replays past REPLAY_KEEP_DAYS (rows and ratings stay).
+
+    The service commits each batch: a run cut short by the time limit keeps what it
+    dropped, and the next run goes on from there."""
+    pruned = retention.prune_replays(db.session, app_settings())
+    log.info("replays pruned", extra=pruned.as_dict())
+    return pruned.as_dict()
 
 
 @worker_process_shutdown.connect

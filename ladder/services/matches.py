@@ -21,7 +21,15 @@ from sqlalchemy.orm import Session
 import engine
 from ladder import artifacts
 from ladder.broker import announce
-from ladder.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError, Superseded
+from ladder.errors import (
+    Conflict,
+    Forbidden,
+    Gone,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Superseded,
+)
 from ladder.models import (
     IN_FLIGHT,
     BotVersion,
@@ -191,7 +199,11 @@ def _check_challenge_limits(session: Session, settings: Settings, user: User, no
 
 
 def replay_bytes(session: Session, settings: Settings, match: Match) -> bytes:
-    """A match's stored replay, gzipped JSON as kept; NotFound without one."""
+    """A match's stored replay, gzipped JSON as kept; NotFound without one, Gone (410)
+    once the retention policy dropped it."""
+    expired = storage.replay_expired(match, settings.replay_keep_days)
+    if expired:
+        raise Gone(expired)
     if match.replay_key is None:
         raise NotFound(f"match {match.id} has no replay yet")
     try:

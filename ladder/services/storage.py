@@ -11,6 +11,8 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Mapping
+from datetime import datetime
+from typing import Protocol
 
 from ladder.artifacts import ArtifactStore
 
@@ -51,3 +53,23 @@ def save_replay(store: ArtifactStore, game: str, match_id: int, replay: Mapping)
 def load_replay(store: ArtifactStore, key: str) -> dict:
     """A stored replay's record (ArtifactMissing if it is not there)."""
     return json.loads(gzip.decompress(store.get(key)))
+
+
+class _Pruned(Protocol):
+    id: int
+    replay_pruned_at: datetime | None
+
+
+def replay_expired(match: _Pruned, keep_days: int) -> str | None:
+    """Why `match` has no replay if the retention policy dropped it (`services.retention`),
+    in words for a page, an API error and `ladder replay`; None while it is kept.
+
+    The one test of "expired": the match page, the downloads and the viewer ask here."""
+    when = match.replay_pruned_at
+    if when is None:
+        return None
+    return (
+        f"The replay of match {match.id} expired on {when:%Y-%m-%d}"
+        f" (replays of ladder matches are kept {keep_days} days);"
+        " its result, seats and ratings are kept."
+    )

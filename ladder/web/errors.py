@@ -17,6 +17,7 @@ MESSAGES = {
     403: "You are not allowed to do that.",
     404: "There is nothing here.",
     405: "That method is not allowed here.",
+    410: "That is gone for good.",
     413: "The upload is too large.",
     429: "Too many requests; try again later.",
     500: "Something went wrong on our side. It has been logged.",

@@ -39,6 +39,7 @@ WORDS = {
     403: "not yours",
     404: "not found",
     409: "conflicts with the current state",
+    410: "gone for good (a replay past the retention policy)",
     413: "too large",
     429: "over a limit; try again after Retry-After seconds",
 }
@@ -305,13 +306,14 @@ def _reads(games_schema: dict, per_page: int) -> dict:
                 "description": "The body is the replay record, JSON compressed with gzip"
                 " (as stored, never re-encoded): decompress it, then parse it. Served as"
                 " application/gzip, or as application/octet-stream to a client that asks"
-                " for that type in Accept. 404 until the match has been played.",
+                " for that type in Accept. 404 until the match has been played; 410 once its"
+                " replay expired (ladder matches keep theirs REPLAY_KEEP_DAYS days).",
                 "parameters": [_path_id("match_id")],
                 "responses": {
                     "200": _download(
                         "application/gzip", "the replay, gzipped JSON", "match-<id>.json.gz"
                     ),
-                    **_errors(404, e404="no such match, or no replay yet"),
+                    **_errors(404, 410, e404="no such match, or no replay yet"),
                 },
             }
         },

@@ -22,7 +22,7 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import version_label
 from ladder.queries import boards as queries
-from ladder.services import bots, matches
+from ladder.services import bots, matches, storage
 from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
 from ladder.web.matches.forms import ChallengeForm
@@ -72,13 +72,16 @@ def match(match_id: int):
         for seat in found.seats:
             if seat.version.bot.owner_id == current_user.id:
                 own_stderr[seat.seat] = seat.stderr or ""
-    return render_template("matches/match.html", match=detail, table=table, own_stderr=own_stderr)
+    expired = storage.replay_expired(found, app_settings().replay_keep_days)
+    return render_template(
+        "matches/match.html", match=detail, table=table, own_stderr=own_stderr, expired=expired
+    )
 
 
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
-    data = matches.replay_bytes(db.session, app_settings(), found)  # 404 without one
+    data = matches.replay_bytes(db.session, app_settings(), found)  # 404 without one, 410 expired
     return send_file(
         io.BytesIO(data),
         mimetype="application/gzip",

@@ -81,3 +81,51 @@ def stored_match(session, config, owners, game="manila", seed=11):
     matches.record_match(session, config, match.id, outcome)
     session.commit()
     return match, record
+
+
+def aged_matches(session, config, alice, bob, days_old: int = 40) -> dict[str, int]:
+    """Finished matches of every kind, their finish moved `days_old` days back (and one
+    recent ladder match), plus one still running, for the replay retention policy:
+    kind -> match id. Alice is made staff to run the tournament."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from ladder.models import utcnow
+    from ladder.queries import tournaments as tournament_queries
+    from ladder.services import tournaments
+
+    a = make_active_bot(session, config, alice, name="old-a")
+    b = make_active_bot(session, config, bob, name="old-b")
+    ids = {}
+    for kind in ("ladder", "ladder2", "recent"):
+        match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+        matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+        ids[kind] = match.id
+    # Unrated, asked for by nobody: the shape a table with a human seat would take.
+    unranked = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=False)
+    matches.record_match(session, config, unranked.id, outcome_for(unranked, [1, 2]))
+    ids["unranked"] = unranked.id
+    challenge = matches.create_challenge(session, config, alice, a.id, [b.id])
+    matches.record_match(session, config, challenge.id, outcome_for(challenge, [2, 1]))
+    ids["challenge"] = challenge.id
+    running = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+    matches.start_match(session, running.id)
+    ids["running"] = running.id
+    session.commit()
+    alice.is_staff = True
+    cup = tournaments.create_tournament(session, alice, "Old cup", "toyrace", "elimination", seed=2)
+    tournaments.open_tournament(session, alice, cup.id)
+    tournaments.enter(session, alice, cup.id, a.bot_id)
+    tournaments.enter(session, bob, cup.id, b.bot_id)
+    tournaments.start(session, config, alice, cup.id)
+    session.commit()
+    first = next(iter(tournament_queries.slots(session, cup.id).values()))
+    matches.record_match(session, config, first.id, outcome_for(first, [2, 1]))
+    ids["tournament"] = first.id
+    old = utcnow() - timedelta(days=days_old)
+    aged = [i for kind, i in ids.items() if kind != "recent"]
+    session.execute(update(Match).where(Match.id.in_(aged)).values(created_at=old, finished_at=old))
+    session.execute(update(Match).where(Match.id == ids["running"]).values(finished_at=None))
+    session.commit()
+    return ids

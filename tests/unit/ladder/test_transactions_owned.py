@@ -51,6 +51,8 @@ OWNERS = {
     ("validation", "_fail_validation"): "ends what a failed attempt left, then stores the verdict",
     ("validation", "release_version"): "the row lock, then the commit that requeues or fails it",
     ("scheduler", "schedule_ladder"): "one lock and one commit per match it makes",
+    ("retention", "prune_replays"): "one commit per batch of replays dropped, so a large"
+    " prune never holds its row locks long and a run stopped half-way keeps its work",
     ("sweep", "requeue_stale"): "each release on a fresh snapshot, and a last commit that"
     " sends what it announces",
     ("tournaments", "advance"): "called by tasks and beat; the loser of two workers racing"
