@@ -165,17 +165,17 @@ def test_the_ladder_shrugs_off_crashed_services(tmp_path, cluster, game, capsys)
                 for _ in range(n)
             ]
 
-        ids = queue(4)
+        ids = queue(3)
         order = list(FAULTS)
         rng.shuffle(order)
         for fault in order:
-            time.sleep(rng.uniform(2, 5))
-            ids += queue(3)  # work waiting in the queue when the fault strikes
+            time.sleep(rng.uniform(1.5, 3))
+            ids += queue(2)  # work waiting in the queue when the fault strikes
             if fault == "redis_empty":
                 chaos.redis_empty(ids)
             else:
                 getattr(chaos, fault)()
-        ids += queue(2)
+        ids += queue(1)
         settled_from = time.monotonic()
         wait_until(
             lambda: all(s in DONE for s in chaos.states(ids).values()),
