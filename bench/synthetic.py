@@ -8,18 +8,23 @@ about 800,000 rows; row by row INSERTs would take several minutes there).
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from psycopg import sql
-from sqlalchemy import Connection, Table, insert, text
+from sqlalchemy import Connection, Table, insert, select, text
+from sqlalchemy.orm import Session
 
 import engine
+from ladder.artifacts import DatabaseStore
 from ladder.extensions import make_engine
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
 from ladder.ranking import ratings
+from ladder.services import storage
 
 BATCH = 20_000
 START = datetime(2026, 1, 1)
@@ -40,6 +45,40 @@ def fill(url: str, game: str, bots: int, matches: int, seed: int) -> None:
             conn.exec_driver_sql("ANALYZE")  # the planner should see the real sizes
     finally:
         eng.dispose()
+
+
+def add_replays(url: str, game: str, count: int, seed: int) -> list[int]:
+    """Real replays for `count` of the matches (spread over the ids), kept in the database
+    store: random legal moves from the match's own seed and table size. Returns their ids."""
+    eng = make_engine(url)
+    try:
+        with Session(eng) as session:
+            last = session.scalar(select(Match.id).order_by(Match.id.desc()).limit(1)) or 0
+            ids = sorted(random.Random(seed).sample(range(1, last + 1), min(count, last)))
+            store = DatabaseStore(session)
+            for match in session.scalars(select(Match).where(Match.id.in_(ids))):
+                record = _played(game, match.players, match.seed)
+                match.replay_key = storage.save_replay(store, game, match.id, record)
+                match.engine_version = record.get("engine_version")
+            session.commit()
+        return ids
+    finally:
+        eng.dispose()
+
+
+def _played(game: str, players: int, seed: int) -> dict:
+    """A whole game of random legal moves, recorded as a worker records one."""
+    state = engine.get_game(game).new_game(players, seed=seed)
+    chooser = random.Random(seed)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    record = state.record()
+    record.update(
+        seats=[f"bot v1 seat {s}" for s in range(players)],
+        statuses=["ok"] * players,
+        ranks=state.result()["ranks"],
+    )
+    return record
 
 
 def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple[Table, list]]:
@@ -204,3 +243,23 @@ def _advance_sequences(conn: Connection) -> None:
         conn.execute(
             text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), max(id)) FROM {name}")
         )
+
+
+def main() -> None:
+    """Fill a database at a URL (already migrated to head) once, to measure it many times."""
+    parser = argparse.ArgumentParser(description="fill a migrated database with a synthetic ladder")
+    parser.add_argument("url")
+    parser.add_argument("--game", default="manila")
+    parser.add_argument("--bots", type=int, default=2000)
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--replays", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    began = time.perf_counter()
+    fill(args.url, args.game, args.bots, args.matches, args.seed)
+    add_replays(args.url, args.game, args.replays, args.seed)
+    print(f"filled in {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":  # python -m bench.synthetic URL, from the checkout
+    main()

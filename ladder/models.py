@@ -324,6 +324,23 @@ class RatingHistory(Base):
         return f"RatingHistory(v={self.version_id}, match={self.match_id}, mu={self.mu:.2f})"
 
 
+class MatchTally(Base):
+    """How many matches a game has, so a match list's total needs no count of its rows.
+
+    Kept by the database itself: triggers on `matches` (migration
+    20261206_b8e4f2a91c07) add and subtract as rows come and go, whatever wrote them.
+    A match's game never changes, so updates are left alone.
+    """
+
+    __tablename__ = "match_tallies"
+
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+
+    def __repr__(self) -> str:
+        return f"MatchTally({self.game}, {self.matches})"
+
+
 class Match(Base):
     __tablename__ = "matches"
     __table_args__ = (

@@ -173,6 +173,9 @@ class Settings:
     uploads_per_hour: int = _setting("UPLOADS_PER_HOUR", 20, _int)
     # Rows per page in lists and in the API.
     page_size: int = _setting("PAGE_SIZE", 50, _int)
+    # Seconds a shared page (front page, leaderboards, match lists) may be served from a
+    # web worker's memory before it is made again: how old a change may look (0: never).
+    page_cache_s: int = _setting("PAGE_CACHE_S", 5, _int)
     # Failed logins allowed per rolling window before further tries are refused (429).
     login_window_s: int = _setting("LOGIN_WINDOW_S", 900, _int)
     login_failures_per_account_and_address: int = _setting(

@@ -20,7 +20,7 @@ import math
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import engine
 from engine.core import IllegalAction, State
@@ -74,6 +74,18 @@ class Replay:
 
     def spectator_allowed(self) -> bool:
         return self.finished and engine.get_game(self.game).capabilities.spectate
+
+
+class Shape(Protocol):
+    """What checking a viewer request needs of a replay (a Replay, or a kept summary)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def steps(self) -> int: ...
+
+    def spectator_allowed(self) -> bool: ...
 
 
 # -- reading a file --------------------------------------------------------------
@@ -310,7 +322,7 @@ def _seat_list(value: Any, players: int) -> bool:
     )
 
 
-def parse_perspective(raw: str | None, replay: Replay) -> str | int:
+def parse_perspective(raw: str | None, replay: Shape) -> str | int:
     """'spectator' or a seat number, checked against what this replay allows."""
     raw = SPECTATOR if raw in (None, "") else raw
     if raw == SPECTATOR:
@@ -323,7 +335,7 @@ def parse_perspective(raw: str | None, replay: Replay) -> str | int:
     return seat
 
 
-def parse_window(start: str | None, count: str | None, replay: Replay) -> tuple[int, int]:
+def parse_window(start: str | None, count: str | None, replay: Shape) -> tuple[int, int]:
     """The first step and how many frames: start in 0..steps, count in 1..MAX_CHUNK."""
     first = whole_number(start) if start not in (None, "") else 0
     size = whole_number(count) if count not in (None, "") else DEFAULT_CHUNK

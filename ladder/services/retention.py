@@ -26,6 +26,7 @@ from ladder import artifacts
 from ladder.broker.announce import DEFAULT_QUEUE
 from ladder.errors import ServiceError
 from ladder.models import Match, MatchState, TournamentMatch, utcnow
+from ladder.services import viewer
 from ladder.settings import Settings
 
 BATCH = 2000  # replays dropped per transaction
@@ -133,6 +134,8 @@ def prune_replays(
             # With the directory store the files go at once: if the commit then fails, the
             # rows still name their keys, and the next run marks them (nothing to delete).
             report.bytes += store.delete_many(keys)
+            for match in session.scalars(select(Match).where(Match.id.in_(ids))):
+                viewer.forget(session, settings, match)  # what the viewer worked out of it
             session.execute(
                 update(Match)
                 .where(Match.id.in_(ids))

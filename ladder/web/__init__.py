@@ -24,7 +24,7 @@ class IdConverter(IntegerConverter):
 
 def register(app: Flask) -> None:
     """Bind the site's blueprints, the API, the error pages and the template helpers."""
-    from ladder.web import api, errors
+    from ladder.web import api, cache, errors
     from ladder.web.accounts.routes import bp as accounts
     from ladder.web.accounts.routes import load_user
     from ladder.web.boards.routes import bp as boards
@@ -36,6 +36,7 @@ def register(app: Flask) -> None:
     from ladder.web.tournaments.routes import bp as tournaments
 
     app.url_map.converters["id"] = IdConverter  # before any rule uses it
+    cache.init_app(app)
     for blueprint in (accounts, boards, bots, matches, pages, replays, staff, tournaments):
         app.register_blueprint(blueprint)
     api.register(app)

@@ -50,6 +50,7 @@ class LiveLadder:
             "SECRET_KEY": "integration-secret",
             "LEASE_S": "3",
             "SCHEDULE_EVERY_S": "1",
+            "PAGE_CACHE_S": "0",  # pages show what a test just did
             **settings,
         }
         schema.upgrade(self.database_url)
@@ -63,6 +64,7 @@ class LiveLadder:
                 "UPLOAD_DIR": str(var / "uploads"),
                 "SECRET_KEY": "integration-secret",
                 "WTF_CSRF_ENABLED": False,
+                "PAGE_CACHE_S": 0,
             }
         )
         self.engine = make_engine(self.database_url)

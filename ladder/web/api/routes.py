@@ -19,12 +19,14 @@ from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
-from ladder.services import accounts, bots, matches, triage
+from ladder.services import accounts, bots, matches, triage, viewer
 from ladder.services.bots import check_game
 from ladder.transactions import unit_of_work
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
+from ladder.web.cache import shared_data, shared_page
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
+from ladder.web.replays import caching
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -93,9 +95,16 @@ def games():
 
 
 @bp.get("/games/<game>/leaderboard")
+@shared_page
 def leaderboard(game: str):
     page, per_page = _paging()
-    return jsonify(queries.leaderboard(db.session, known_game(game), page, per_page))
+    known_game(game)
+    return jsonify(
+        shared_data(
+            ("leaderboard", game, page, per_page),
+            lambda: queries.leaderboard(db.session, game, page, per_page),
+        )
+    )
 
 
 @bp.get("/bots/<id:bot_id>")
@@ -181,13 +190,19 @@ def upload():
 
 
 @bp.get("/matches")
+@shared_page
 def match_list():
     page, per_page = _paging()
     game = request.args.get("game")  # absent: every game; empty or unknown: refused
     if game is not None:
         check_game(game)
     bot_id = int_arg("bot", 0, 1, MAX_ID) if "bot" in request.args else None
-    return jsonify(queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id))
+    return jsonify(
+        shared_data(
+            ("matches", page, per_page, game, bot_id),
+            lambda: queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id),
+        )
+    )
 
 
 @bp.get("/matches/<id:match_id>")
@@ -198,12 +213,20 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
+    mimetype = _download_type("application/gzip")
+    kind = "file" if mimetype == "application/gzip" else "file-octet"
+    viewer.replay_key(db.session, app_settings(), found)  # there, before a 304 says so
+    cached = caching.not_modified(found, kind)
+    if cached is not None:
+        return cached
     # The stored bytes as they are: gzipped JSON (NotFound, 404, without one).
-    return Response(
+    response = Response(
         matches.replay_bytes(db.session, app_settings(), found),
-        mimetype=_download_type("application/gzip"),
+        mimetype=mimetype,
         headers={"Content-Disposition": f"attachment; filename=match-{found.id}.json.gz"},
     )
+    response.vary.add("Accept")
+    return caching.lasting(response, found, kind)
 
 
 @bp.post("/challenges")

@@ -16,14 +16,19 @@ import engine
 from ladder.extensions import app_settings, db
 from ladder.queries import boards as queries
 from ladder.web.boards import charts, games
+from ladder.web.cache import shared_data, shared_page
 from ladder.web.paging import page_arg
 
 bp = Blueprint("boards", __name__)
 
 
 @bp.get("/")
+@shared_page
 def index():
-    boards = {name: queries.leaderboard(db.session, name, 1, 5) for name in engine.game_names()}
+    boards = shared_data(
+        "front boards",
+        lambda: {name: queries.leaderboard(db.session, name, 1, 5) for name in engine.game_names()},
+    )
     return render_template("index.html", boards=boards)
 
 
@@ -39,20 +44,27 @@ def leaderboard_pick():
 
 
 @bp.get("/leaderboard/<game>")
+@shared_page
 def leaderboard(game: str):
-    board = queries.leaderboard(
-        db.session, games.known_game(game), page_arg(), app_settings().page_size
+    page, per_page = page_arg(), app_settings().page_size
+    board, distribution = shared_data(
+        ("leaderboard page", games.known_game(game), page, per_page),
+        lambda: (
+            queries.leaderboard(db.session, game, page, per_page),
+            charts.skill_distribution(db.session, game),
+        ),
     )
     return render_template(
         "boards/leaderboard.html",
         board=board,
         game=game,
-        distribution=charts.skill_distribution(db.session, game),
+        distribution=distribution,
         chart_library=charts.library_ready(),
     )
 
 
 @bp.get("/games/<game>")
+@shared_page
 def game(game: str):
     games.known_game(game)
     return render_template(

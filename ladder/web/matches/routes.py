@@ -22,11 +22,13 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import version_label
 from ladder.queries import boards as queries
-from ladder.services import bots, matches, storage
+from ladder.services import bots, matches, storage, viewer
 from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
+from ladder.web.cache import shared_data, shared_page
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg
+from ladder.web.replays import caching
 
 bp = Blueprint("matches", __name__)
 
@@ -47,6 +49,7 @@ def opponent_choices(version) -> list[tuple[int, str]]:
 
 
 @bp.get("/matches")
+@shared_page
 def match_list():
     game = request.args.get("game") or None
     if game is not None:
@@ -55,8 +58,10 @@ def match_list():
     bot_id = whole_number(bot_arg)
     if bot_arg and bot_id is None:
         abort(400, "bot must be a bot id")
-    listing = queries.match_list(
-        db.session, page_arg(), app_settings().page_size, game=game, bot_id=bot_id
+    page, per_page = page_arg(), app_settings().page_size
+    listing = shared_data(
+        ("matches", page, per_page, game, bot_id),
+        lambda: queries.match_list(db.session, page, per_page, game=game, bot_id=bot_id),
     )
     return render_template("matches/list.html", listing=listing, game=game, bot=bot_arg)
 
@@ -81,13 +86,20 @@ def match(match_id: int):
 @bp.get("/matches/<id:match_id>/replay.json.gz")
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
+    viewer.replay_key(db.session, app_settings(), found)  # there, before a 304 says so
+    cached = caching.not_modified(found, "file")
+    if cached is not None:
+        return cached
     data = matches.replay_bytes(db.session, app_settings(), found)  # 404 without one, 410 expired
-    return send_file(
+    response = send_file(
         io.BytesIO(data),
         mimetype="application/gzip",
         as_attachment=True,
         download_name=f"tradewinds-{found.game}-match-{found.id}.json.gz",
+        etag=False,
+        conditional=False,
     )
+    return caching.lasting(response, found, "file")
 
 
 @bp.post("/challenges")

@@ -7,6 +7,8 @@ errors as JSON, so the viewer can show the reason.
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -14,8 +16,10 @@ from werkzeug.exceptions import HTTPException
 from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.queries import replays
-from ladder.services import matches
+from ladder.services import matches, viewer
+from ladder.transactions import unit_of_work
 from ladder.web.errors import MESSAGES
+from ladder.web.replays import caching
 
 bp = Blueprint("replays", __name__)
 
@@ -28,7 +32,7 @@ def _is_json() -> bool:
 def _service_error(exc: ServiceError):
     if not _is_json():
         raise exc
-    return jsonify({"error": str(exc)}), exc.status
+    return jsonify({"error": str(exc)}), exc.status, getattr(exc, "headers", {})
 
 
 @bp.errorhandler(CSRFError)
@@ -47,21 +51,44 @@ def _http_error(exc: HTTPException):
 
 
 # -- stored matches ------------------------------------------------------------
-def _stored(match_id: int) -> replays.Replay:
-    """A match's replay from the artifact store; NotFound (404) without one."""
+# Worked out once and kept (`services.viewer`); the first read commits what it kept.
+def _checked(match_id: int):
+    """The match, its replay checked present (NotFound otherwise)."""
     found = matches.get_match(db.session, match_id)
-    data = matches.replay_bytes(db.session, app_settings(), found)
-    return replays.load_stored(data, found.game)
+    viewer.replay_key(db.session, app_settings(), found)
+    return found
 
 
 @bp.get("/matches/<id:match_id>/replay/summary.json")
 def match_summary(match_id: int):
-    return jsonify(replays.summary(_stored(match_id)))
+    found = _checked(match_id)
+    cached = caching.not_modified(found, "summary", "summary-gz")
+    if cached is not None:
+        return cached
+    with unit_of_work(db.session):
+        body = viewer.summary(db.session, app_settings(), found)
+    return caching.json_body(body, found, "summary")
 
 
 @bp.get("/matches/<id:match_id>/replay/frames.json")
 def match_frames(match_id: int):
-    return jsonify(_frames(_stored(match_id), request.args))
+    found = _checked(match_id)
+    args = request.args
+    # One ETag per window and view: the query string is part of the URL.
+    kind = "frames-" + hashlib.sha256(request.query_string).hexdigest()[:12]
+    cached = caching.not_modified(found, kind, kind + "-gz")
+    if cached is not None:
+        return cached
+    with unit_of_work(db.session):
+        body = viewer.frames(
+            db.session,
+            app_settings(),
+            found,
+            args.get("view"),
+            args.get("start"),
+            args.get("count"),
+        )
+    return caching.json_body(body, found, kind)
 
 
 def _frames(replay: replays.Replay, args) -> dict:

@@ -186,6 +186,8 @@ def config(tmp_path, database_url):
             "REPLAY_DIR": str(tmp_path / "replays"),
             "UPLOAD_DIR": str(tmp_path / "uploads"),
             "STARTER_DIR": str(tmp_path / "starter"),
+            # Pages made afresh on every request, unless a test of the cache turns it on.
+            "PAGE_CACHE_S": 0,
         }
     )
     return values

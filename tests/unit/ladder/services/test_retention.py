@@ -173,3 +173,29 @@ def test_the_daily_task_runs_the_policy(app, session, config, aged):
     assert session.get(Match, aged["challenge"]).replay_pruned_at is None
     schedule = app.extensions["celery"].conf.beat_schedule
     assert {e["task"] for e in schedule.values()} >= {"ladder.prune_replays", "ladder.schedule"}
+
+
+def test_what_the_viewer_kept_of_a_pruned_replay_goes_with_it(session, config, aged):
+    import gzip
+    import json
+
+    from ladder.services import viewer
+
+    old, recent = (session.get(Match, aged[kind]) for kind in ("ladder", "recent"))
+    store = artifacts.store(config, session)
+    for match in (old, recent):  # as the viewer keeps them on a first read
+        info = {"perspectives": ["spectator"], "steps": 3}
+        store.put(
+            f"{viewer._prefix(match)}/summary.json.gz", gzip.compress(json.dumps(info).encode())
+        )
+        store.put(viewer._chunk_key(match, "spectator", 0), gzip.compress(b"[]"))
+    session.commit()
+
+    def kept(match) -> list[str]:
+        found = list(session.scalars(select(Blob.key).where(Blob.key.like(f"viewer/{match.id}/%"))))
+        session.rollback()
+        return found
+
+    assert kept(old) and kept(recent)
+    retention.prune_replays(session, config)
+    assert kept(old) == [] and kept(recent)

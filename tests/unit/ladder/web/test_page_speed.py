@@ -1,0 +1,197 @@
+"""Page speed without wrong pages: the short-lived cache of shared pages (kept, expired,
+bounded, never one user's page for another), the replay URLs' ETags and 304s, and the
+viewer's kept frames equal to what the engine re-applying the moves makes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ladder import artifacts
+from ladder.queries import replays
+from ladder.services import accounts, viewer
+from ladder.web import cache
+from tests.unit.ladder.conftest import login, make_active_bot, override_settings
+from tests.unit.ladder.helpers import play, stored_match
+
+
+class Clock:
+    """A hand-moved clock for the page cache."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(app):
+    """The app's page cache on a hand clock, kept for 5 s."""
+    hand = Clock()
+    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
+    override_settings(app, PAGE_CACHE_S=5)
+    return hand
+
+
+# -- the cache itself --------------------------------------------------------------
+def test_ttl_cache_keeps_a_value_for_its_seconds_and_drops_the_oldest():
+    hand = Clock()
+    kept = cache.TtlCache(max_entries=2, clock=hand)
+    kept.put("a", 1)
+    hand.now += 4.9
+    assert kept.get("a", 5) == 1
+    hand.now += 0.1
+    assert kept.get("a", 5) is cache._MISSING  # exactly 5 s old: made again
+    for key in ("x", "y", "z"):
+        kept.put(key, key)
+    assert kept.get("x", 5) is cache._MISSING  # the bound: the oldest went
+    assert (kept.get("y", 5), kept.get("z", 5)) == ("y", "z")
+
+
+def _match_count(client) -> int:
+    return client.get("/api/v1/matches").get_json()["total"]
+
+
+def test_a_shared_page_is_served_as_kept_until_its_seconds_are_up(
+    client, session, config, alice, bob, clock
+):
+    versions = [make_active_bot(session, config, owner) for owner in (alice, bob)]
+    assert _match_count(client) == 0
+    page = client.get("/matches")
+    play(session, config, versions, ["ok", "ok"])
+    assert _match_count(client) == 0  # kept: the change shows within PAGE_CACHE_S
+    assert client.get("/matches").data == page.data
+    clock.now += 5
+    assert _match_count(client) == 1
+    assert client.get("/matches").data != page.data
+
+
+def test_no_cache_when_its_seconds_are_zero(client, session, config, alice, bob):
+    versions = [make_active_bot(session, config, owner) for owner in (alice, bob)]
+    assert _match_count(client) == 0
+    play(session, config, versions, ["ok", "ok"])
+    assert _match_count(client) == 1  # the unit tests' default: PAGE_CACHE_S=0
+
+
+def test_a_logged_in_page_is_never_kept_nor_served_to_anyone_else(app, session, alice, clock):
+    anonymous, alices = app.test_client(), app.test_client()
+    login(alices)
+    hers = alices.get("/leaderboard/toyrace").get_data(as_text=True)
+    assert "Log out alice" in hers
+    for _ in range(2):
+        page = anonymous.get("/leaderboard/toyrace").get_data(as_text=True)
+        assert "Log out" not in page and "alice" not in page
+    # The anonymous page is kept now; alice still gets her own, with her name and forms.
+    assert "Log out alice" in alices.get("/leaderboard/toyrace").get_data(as_text=True)
+    assert "Log out alice" in alices.get("/").get_data(as_text=True)
+    assert not any("alice" in str(value) for value in _kept_pages(app))
+
+
+def _kept_pages(app) -> list:
+    entries = cache.page_cache(app)._entries
+    return [value for key, value in entries.items() if key[0] == "page"]
+
+
+def test_an_answer_to_a_bearer_token_is_never_kept(client, session, alice, clock):
+    _, token = accounts.create_token(session, alice, "reader")
+    session.commit()
+    authorised = client.get("/api/v1/matches", headers={"Authorization": f"Bearer {token}"})
+    assert authorised.status_code == 200 and not _kept_pages(client.application)
+    client.get("/api/v1/matches")
+    assert _kept_pages(client.application)  # an anonymous one is
+
+
+def test_a_flashed_message_is_never_kept(app, session, alice, clock):
+    visitor = app.test_client()
+    with visitor.session_transaction() as stored:
+        stored["_flashes"] = [("message", "Welcome back")]
+    assert b"Welcome back" in visitor.get("/").data
+    assert not _kept_pages(app)
+    assert b"Welcome back" not in app.test_client().get("/").data
+    assert _kept_pages(app)  # the page without the message is kept
+
+
+# -- ETag and 304 on the replay URLs -------------------------------------------------
+REPLAY_URLS = (
+    "/matches/{id}/replay.json.gz",
+    "/api/v1/matches/{id}/replay",
+    "/matches/{id}/replay/summary.json",
+    "/matches/{id}/replay/frames.json?view=1&start=0&count=20",
+)
+
+
+def test_replay_urls_answer_304_to_their_etag_and_refuse_once_the_replay_is_gone(
+    client, session, config, alice, bob
+):
+    match, _ = stored_match(session, config, [alice, bob, alice])
+    tags = {}
+    for url in (u.format(id=match.id) for u in REPLAY_URLS):
+        first = client.get(url)
+        assert first.status_code == 200 and first.headers["ETag"], url
+        assert "immutable" in first.headers["Cache-Control"]
+        again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b"", url
+        assert client.get(url, headers={"If-None-Match": '"other"'}).status_code == 200
+        tags[url] = first.headers["ETag"]
+    # A tag per representation: the download and the API serve the very same bytes.
+    assert len(set(tags.values())) == len(REPLAY_URLS) - 1
+    other = client.get(f"/matches/{match.id}/replay/frames.json?view=2&start=0&count=20")
+    assert other.headers["ETag"] not in tags.values()
+    assert artifacts.store(config, session).delete(match.replay_key)
+    session.commit()
+    for url, tag in tags.items():
+        gone = client.get(url, headers={"If-None-Match": tag})
+        assert gone.status_code == 404, url  # never confirmed as still fresh
+
+
+def test_kept_viewer_bodies_are_gzipped_for_clients_that_take_it(client, session, config, alice):
+    match, _ = stored_match(session, config, [alice, alice, alice])
+    url = f"/matches/{match.id}/replay/summary.json"
+    zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+    assert zipped.headers["ETag"] != plain.headers["ETag"]
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+    assert plain.get_json()["game"] == "manila"
+
+
+# -- the viewer's kept frames ----------------------------------------------------------
+def _old(value: dict) -> dict:
+    """What the old path answered, through JSON as it went out."""
+    return json.loads(json.dumps(value))
+
+
+def test_kept_summary_and_frames_equal_what_the_engine_makes(
+    session, config, alice, bob, monkeypatch
+):
+    monkeypatch.setattr(viewer, "CHUNK", 20)  # chunks this short game's windows span
+    match, _ = stored_match(session, config, [alice, bob, alice], seed=5)
+    replay = replays.load_stored(viewer.replay_bytes(session, config, match), match.game)
+    steps, chunk = replay.steps, viewer.CHUNK
+    assert steps > chunk, "the windows below should span chunks"
+    kept = json.loads(viewer.summary(session, config, match).plain())
+    assert kept == _old(replays.summary(replay))
+    windows = [(0, chunk), (5, 3), (chunk - 2, 5), (steps - 1, 50), (steps, 1), (0, 500), (3, 45)]
+    for perspective in ("spectator", 0, 2):
+        for start, count in windows:
+            got = viewer.frames(session, config, match, str(perspective), str(start), str(count))
+            assert json.loads(got.plain()) == _old(
+                replays.frames(replay, perspective, start, count)
+            ), (perspective, start, count)
+    session.commit()
+    made = replays.frames
+    monkeypatch.setattr(replays, "frames", None)  # from now on only what was kept is read
+    monkeypatch.setattr(replays, "summary", None)
+    again = viewer.frames(session, config, match, "0", "5", "3")
+    assert json.loads(again.plain()) == _old(made(replay, 0, 5, 3))
+    # The summary and every chunk of the three perspectives asked for (seat 1 never was).
+    assert viewer.forget(session, config, match) == 1 + 3 * (steps // chunk + 1)
+
+
+def test_bad_viewer_arguments_are_refused_as_before(client, session, config, alice):
+    match, _ = stored_match(session, config, [alice, alice, alice])
+    for query in ("view=7", "start=-1", "count=0", "count=501", "view=x"):
+        response = client.get(f"/matches/{match.id}/replay/frames.json?{query}")
+        assert response.status_code == 400 and response.get_json()["error"], query
