@@ -77,6 +77,12 @@ def seats_of(live: LiveLadder, match_id: int) -> set[int]:
         return set(s.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id == match_id)))
 
 
+# On PostgreSQL, as production runs: the attempts' bookkeeping is the same SQL on both
+# databases, and the unit tests run it on each.
+on_postgresql = pytest.mark.parametrize("live_database_url", ["postgresql"], indirect=True)
+
+
+@on_postgresql
 def test_an_infrastructure_error_every_time_ends_in_failed_work_and_free_bots(
     tmp_path, live_database_url
 ):
@@ -128,6 +134,7 @@ def test_an_infrastructure_error_every_time_ends_in_failed_work_and_free_bots(
         live.close()
 
 
+@on_postgresql
 def test_any_other_error_fails_the_work_at_once_without_a_retry(tmp_path, live_database_url):
     live = LiveLadder(
         tmp_path, live_database_url, MAX_ATTEMPTS="3", LADDER_IN_FLIGHT="1", BROKEN_RUNNER="runtime"
