@@ -12,6 +12,7 @@ import argparse
 import json
 import random
 import time
+from array import array
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
@@ -22,9 +23,18 @@ from sqlalchemy.orm import Session
 import engine
 from ladder.artifacts import DatabaseStore
 from ladder.extensions import make_engine
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingHistory, User
+from ladder.models import (
+    Bot,
+    BotVersion,
+    HeadToHead,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    User,
+)
 from ladder.ranking import ratings
-from ladder.services import storage
+from ladder.services import head_to_head, storage
 
 BATCH = 20_000
 START = datetime(2026, 1, 1)
@@ -92,6 +102,9 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
     strength = {b: rng.gauss(25, 5) for b in range(1, bots + 1)}
     games = dict.fromkeys(strength, 0)
     match_rows, seat_rows, history_rows = [], [], []
+    # Head to head as recording keeps it, in flat arrays (bot * (bots + 1) + opponent):
+    # a dict of 4 million pairs would take a gigabyte.
+    met = {name: array("i", bytes(4 * (bots + 1) ** 2)) for name in head_to_head.COUNTS}
     seat_id = 0
     for m in range(1, matches + 1):
         when = START + timedelta(seconds=30 * m)
@@ -99,6 +112,10 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
         table = rng.sample(range(1, bots + 1), players)
         order = sorted(table, key=lambda b: strength[b] + rng.gauss(0, 5), reverse=True)
         match_rows.append(_match(m, game, players, when, spec.version))
+        ranked = [(b, order.index(b) + 1) for b in table]
+        for (b, o), tally in head_to_head.pairs(ranked).items():
+            for name, n in tally.items():
+                met[name][b * (bots + 1) + o] += n
         for seat, b in enumerate(table):
             seat_id += 1
             games[b] += 1
@@ -138,6 +155,15 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
             }
         )
     yield Rating.__table__, rows
+    pairs = []
+    for b in range(1, bots + 1):
+        for o in range(1, bots + 1):
+            at = b * (bots + 1) + o
+            if met["met"][at]:
+                pairs.append({"bot_id": b, "opponent_id": o, **{k: a[at] for k, a in met.items()}})
+        if len(pairs) >= BATCH or b == bots:
+            yield HeadToHead.__table__, pairs
+            pairs = []
 
 
 def _user(u: int) -> dict:

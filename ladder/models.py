@@ -341,6 +341,29 @@ class MatchTally(Base):
         return f"MatchTally({self.game}, {self.matches})"
 
 
+class HeadToHead(Base):
+    """How a bot fared against another, over every match where both were ranked.
+
+    Kept as results are recorded (`services.head_to_head`, in the recording's
+    transaction), one row each way, so a bot page reads its opponents from a few
+    rows instead of joining its thousands of seats to every other seat of their
+    matches (on PostgreSQL with 10^6 matches that join took 27-52 ms a page).
+    Counts are per pair of seats: a bot that held two seats meets an opponent twice.
+    """
+
+    __tablename__ = "head_to_head"
+
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
+    met: Mapped[int] = mapped_column(Integer, default=0)
+    ahead: Mapped[int] = mapped_column(Integer, default=0)
+    behind: Mapped[int] = mapped_column(Integer, default=0)
+    tied: Mapped[int] = mapped_column(Integer, default=0)
+
+    def __repr__(self) -> str:
+        return f"HeadToHead({self.bot_id} v {self.opponent_id}: {self.ahead}-{self.behind})"
+
+
 class Match(Base):
     __tablename__ = "matches"
     __table_args__ = (

@@ -10,12 +10,13 @@ from datetime import datetime
 from typing import cast
 
 from sqlalchemy import and_, case, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ladder.models import (
     SEAT_STATUSES,
     Bot,
     BotVersion,
+    HeadToHead,
     Match,
     MatchSeat,
     MatchTally,
@@ -217,29 +218,22 @@ def bot_record(session: Session, bot_id: int) -> dict:
 
 
 def head_to_head(session: Session, bot_id: int) -> list[dict]:
-    """Against each opponent bot: shared matches and how often this bot finished ahead."""
-    mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
-    my_version, their_version = aliased(BotVersion), aliased(BotVersion)
-    met = func.count(theirs.id).label("met")
+    """Against each opponent bot: shared matches and how often this bot finished ahead,
+    most met first; read from the rows kept as results are recorded (`HeadToHead`)."""
     rows = session.execute(
         select(
             Bot.id,
             Bot.name,
             User.username,
-            met,
-            func.sum(case((mine.rank < theirs.rank, 1), else_=0)),
-            func.sum(case((mine.rank > theirs.rank, 1), else_=0)),
-            func.sum(case((mine.rank == theirs.rank, 1), else_=0)),
+            HeadToHead.met,
+            HeadToHead.ahead,
+            HeadToHead.behind,
+            HeadToHead.tied,
         )
-        .select_from(mine)
-        .join(my_version, mine.version_id == my_version.id)
-        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.seat != mine.seat))
-        .join(their_version, theirs.version_id == their_version.id)
-        .join(Bot, their_version.bot_id == Bot.id)
+        .join(Bot, HeadToHead.opponent_id == Bot.id)
         .join(User, Bot.owner_id == User.id)
-        .where(my_version.bot_id == bot_id, mine.rank.is_not(None), Bot.id != bot_id)
-        .group_by(Bot.id, Bot.name, User.username)
-        .order_by(met.desc(), Bot.id)
+        .where(HeadToHead.bot_id == bot_id)
+        .order_by(HeadToHead.met.desc(), Bot.id)
         .limit(HEAD_TO_HEAD_ROWS)
     ).all()
     return [

@@ -44,7 +44,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import storage, throttle, triage
+from ladder.services import head_to_head, storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
 from ladder.settings import Settings
 from workers import BadOutcome, Job, JobSeat, Outcome
@@ -394,6 +394,7 @@ def record_match(
         match.unrated_reason = (outcome.unrated_reason or VOID)[:REASON_CHARS]
     elif match.ranked:
         match.unrated_reason = _rate(session, settings, match, now)
+    head_to_head.count_match(session, match)
     triage.check(session, settings, match)
     return match
 
