@@ -30,6 +30,9 @@ from ladder.ranking import ratings
 from workers import SeatStatus
 
 HISTORY_POINTS = 500
+# The rating-history table under the chart: the newest rows only (the chart has all of
+# HISTORY_POINTS; 500 table rows were a quarter of the bot page's time).
+HISTORY_TABLE_ROWS = 50
 RECENT_MATCHES = 20
 HEAD_TO_HEAD_ROWS = 50
 

@@ -104,6 +104,7 @@ def bot(bot_id: int):
         owner_view=owner_view,
         summary=queries.bot_summary(found, owner_view),
         history=history,
+        history_rows=history[::-1][: queries.HISTORY_TABLE_ROWS],
         series=charts.rating_series(history),
         chart_library=charts.library_ready(),
         record=queries.bot_record(db.session, bot_id),

@@ -14,6 +14,7 @@ from werkzeug.test import encode_multipart
 
 import engine
 from ladder.models import BotVersion, Match
+from ladder.queries import boards
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
 from tests.unit.ladder.conftest import (
@@ -253,6 +254,24 @@ def test_bot_page_shows_history_and_head_to_head(client, session, config, alice,
     row = page.split("boatswain</a>")[1].split("</tr>")[0]
     assert [cell.split(">")[-1] for cell in row.split("</td>")[1:5]] == ["bob", "3", "2", "1"]
     assert "Finished matches: 3 · wins: 2" in page
+
+
+def test_bot_page_tables_only_the_newest_ratings(client, session, config, alice, bob, monkeypatch):
+    monkeypatch.setattr(boards, "HISTORY_TABLE_ROWS", 2)
+    a = make_active_bot(session, config, alice, name="anchor")
+    b = make_active_bot(session, config, bob, name="boatswain")
+    ids = []
+    for _ in range(3):
+        match = matches.create_match(session, config, "toyrace", [a.id, b.id], ranked=True)
+        matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+        session.commit()
+        ids.append(match.id)
+    page = client.get(f"/bots/{a.bot_id}").get_data(as_text=True)
+    table = page.split("Rating history as a table")[1].split("</table>")[0]
+    assert table.startswith(" (the last 2 matches)")
+    assert f">#{ids[2]}</a>" in table and f">#{ids[1]}</a>" in table
+    assert f">#{ids[0]}</a>" not in table
+    assert "over the last 3 rated matches" in page  # the chart keeps every point
 
 
 def test_leaderboard_orders_by_skill_and_paginates(client, app, session, config, alice):
