@@ -28,7 +28,6 @@ from ladder.jobs.marks import Marks
 from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots as bot_service
-from ladder.services import matches as match_service
 from ladder.services import playing, retention, scheduler, sweep, validation
 from ladder.services import tournaments as tournament_service
 from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
@@ -85,16 +84,15 @@ def validate_version(version_id: int) -> str:
 def play_match(match_id: int) -> str:
     """Play a queued match in the sandbox and record its result and ratings."""
     _taken("match", match_id)
+    claim = playing.Claim()
     with _leases().hold("match", match_id):
         try:
             match = playing.play_match(
-                db.session, app_settings(), match_id, too_long=TOO_LONG_ERRORS
+                db.session, app_settings(), match_id, too_long=TOO_LONG_ERRORS, claim=claim
             )
         except SoftTimeLimitExceeded:  # struck outside the service's own handling
-            db.session.rollback()  # whatever the service left open when it was struck
-            with unit_of_work(db.session):
-                match_service.fail_match(db.session, match_id, TOO_LONG)
-            return MatchState.FAILED
+            failed = playing.fail_struck(db.session, match_id, claim)
+            return MatchState.FAILED if failed else "skipped"
     state = match.state if match else "skipped"
     log.info("match played", extra={"match_id": match_id, "state": state})
     return state

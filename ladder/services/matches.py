@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import cast
 
 from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 import engine
 from ladder import artifacts
@@ -105,7 +105,12 @@ def create_match(
         if not valid_id(vid):
             raise NotFound(f"no bot version {vid}")
     versions = {
-        v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(version_ids)))
+        v.id: v
+        for v in session.scalars(
+            select(BotVersion)
+            .where(BotVersion.id.in_(version_ids))
+            .options(joinedload(BotVersion.bot))  # each seat's game, in the same query
+        )
     }
     for vid in version_ids:
         version = versions.get(vid)

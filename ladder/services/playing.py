@@ -8,6 +8,7 @@ their transactions (`ladder.transactions`): their caller has no unit open.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
@@ -33,16 +34,26 @@ log = logging.getLogger(__name__)
 
 
 # -- matches ------------------------------------------------------------------------
+@dataclass
+class Claim:
+    """The attempt a worker claimed, for its caller: a handler that runs after the
+    service was struck (a time limit) fails the match only while that attempt holds it."""
+
+    attempt: int | None = None
+
+
 def play_match(
     session: Session,
     settings: Settings,
     match_id: int,
     *,
     too_long: tuple[type[BaseException], ...] = NEVER,
+    claim: Claim | None = None,
 ) -> Match | None:
     """Play a queued match and record it; None if it is not queued (taken or done) or failed.
 
-    `too_long`: the exceptions that mean the work ran out of time (from the task layer).
+    `too_long`: the exceptions that mean the work ran out of time (from the task layer);
+    `claim`, if given, is told the attempt once it is claimed.
 
     It owns its transactions (its caller has none open): the claim is committed before
     the match is played, the match runs for seconds outside any unit, and the outcome
@@ -55,6 +66,8 @@ def play_match(
         attempt = match_service.start_match(session, match_id)
     if not attempt:
         return None
+    if claim is not None:
+        claim.attempt = attempt
     try:
         job = match_service.match_job(session, settings, match_id)
         outcome = bot_files.run_here(session, settings, job)
@@ -83,6 +96,17 @@ def play_match(
         session.rollback()
         release_match(session, settings, match_id, "its worker was stopped", attempt=attempt)
         raise
+
+
+def fail_struck(session: Session, match_id: int, claim: Claim) -> bool:
+    """After a time limit struck the worker outside `play_match`'s own handling: fail the
+    match as taking too long, but only while the attempt it claimed still holds it
+    (struck before any claim, or handed out again since: left alone). Whether it failed."""
+    session.rollback()  # whatever the service left open when it was struck
+    if claim.attempt is None:
+        return False
+    with unit_of_work(session):
+        return match_service.fail_match(session, match_id, TOO_LONG, claim.attempt)
 
 
 def _fail_match(session: Session, match_id: int, reason: str, attempt: int) -> Match | None:

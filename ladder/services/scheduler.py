@@ -32,59 +32,90 @@ log = logging.getLogger(__name__)
 
 
 # -- keeping the ladder busy -------------------------------------------------------------
+# Matches made a transaction at most: the game's lock is held while they are drawn, and
+# the workers hear of them when it commits, so a batch stays short (tens of milliseconds).
+BATCH = 50
+
+
 def schedule_ladder(session: Session, settings: Settings, rng: random.Random) -> list[int]:
     """Top every game up to LADDER_IN_FLIGHT ranked matches queued or running.
 
     A game whose owners cannot fill its smallest table under the owner rule
     (`ranking.matchmaking`) gets none and waits; the staff page says so.
 
-    It owns its transactions (its caller has none open): one per match it makes, the
-    game's lock taken, the match made and committed, so the lock is held no longer.
+    It owns its transactions (its caller has none open): one per batch of up to BATCH
+    matches, the game's lock taken, the matches made and committed, so the lock is held
+    no longer.
     """
-    created = []
-    target = settings.ladder_in_flight
+    created: list[int] = []
     for name in engine.game_names():
-        game = engine.get_game(name)
         while True:
-            # Each match is counted, drawn, checked and made under the game's lock
-            # (the commit after create_match ends it): two schedulers at once top up to the
-            # target, not past it, never seat a bot the other just seated, and store only
-            # tables whose owners the database shows apart.
-            throttle.lock(session, f"schedule:{name}")
-            in_flight = session.scalars(
-                select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
-            ).all()
-            busy = set(
-                session.scalars(
-                    select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight))
-                )
-            )
-            candidates = ladder_candidates(session, settings, name)
-            table = len(in_flight) < target and make_table(
-                candidates, game.min_players, game.max_players, rng, busy
-            )
-            if not table or not _owners_apart(session, settings, table):
-                session.rollback()  # ends the lock
+            made, more = _fill_batch(session, settings, name, rng)
+            created.extend(made)
+            if not more:
                 break
-            match = match_service.create_match(session, settings, name, table, ranked=True)
-            session.commit()  # ends the lock, and sends the match to the workers
-            created.append(match.id)
     return created
 
 
-def _owners_apart(session: Session, settings: Settings, table: list[int]) -> bool:
-    """Whether the rows seat each owner once (house bots apart), read under the game's
-    lock just before the match is stored: the rule rests on the database, not only on
-    the list the table was drawn from."""
-    house = settings.house_user
-    owners = session.execute(
-        select(Bot.owner_id, User.username)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
-        .join(User, Bot.owner_id == User.id)
-        .where(BotVersion.id.in_(table))
+def _fill_batch(
+    session: Session, settings: Settings, name: str, rng: random.Random
+) -> tuple[list[int], bool]:
+    """One transaction of matches for `name`: (their ids, whether the game may want more).
+
+    Everything is read once under the game's lock (what is in flight, who sits there,
+    the candidates) and kept up to date in memory as tables are drawn, so a match costs
+    its inserts, not a read of the whole ladder. Two schedulers at once take turns on the
+    lock: they top up to the target, not past it, never seat a bot the other just seated,
+    and store only tables whose owners the database shows apart.
+    """
+    game = engine.get_game(name)
+    throttle.lock(session, f"schedule:{name}")
+    in_flight = session.scalars(
+        select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
     ).all()
-    seated = [owner for owner, username in owners if username != house]
-    if len(owners) == len(table) and len(seated) == len(set(seated)):
-        return True
-    log.error("a ladder table broke the owner rule; not stored", extra={"versions": table})
-    return False
+    busy = set(
+        session.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight)))
+    )
+    candidates = ladder_candidates(session, settings, name)
+    room = min(settings.ladder_in_flight - len(in_flight), BATCH)
+    tables: list[list[int]] = []
+    while len(tables) < room:
+        table = make_table(candidates, game.min_players, game.max_players, rng, busy)
+        if not table:
+            break
+        tables.append(table)
+        busy.update(table)  # house bots stay eligible: make_table never counts them busy
+    if not tables or not all(_owners_apart(session, settings, tables)):
+        session.rollback()  # ends the lock
+        return [], False
+    made = [
+        match_service.create_match(session, settings, name, table, ranked=True).id
+        for table in tables
+    ]
+    session.commit()  # ends the lock, and sends the matches to the workers
+    return made, len(tables) == BATCH
+
+
+def _owners_apart(session: Session, settings: Settings, tables: list[list[int]]) -> list[bool]:
+    """Per table, whether the rows seat each owner once (house bots apart), read in one
+    query under the game's lock just before the matches are stored: the rule rests on
+    the database, not only on the list the tables were drawn from."""
+    house = settings.house_user
+    owner_of = {
+        vid: (owner, username == house)
+        for vid, owner, username in session.execute(
+            select(BotVersion.id, Bot.owner_id, User.username)
+            .join(Bot, BotVersion.bot_id == Bot.id)
+            .join(User, Bot.owner_id == User.id)
+            .where(BotVersion.id.in_({vid for table in tables for vid in table}))
+        )
+    }
+    verdicts = []
+    for table in tables:
+        found = [owner_of[vid] for vid in table if vid in owner_of]
+        seated = [owner for owner, is_house in found if not is_house]
+        apart = len(found) == len(table) and len(seated) == len(set(seated))
+        if not apart:
+            log.error("a ladder table broke the owner rule; not stored", extra={"versions": table})
+        verdicts.append(apart)
+    return verdicts

@@ -30,6 +30,7 @@ from ladder.services import (
     validation,
 )
 from ladder.services.accounts import set_staff
+from ladder.transactions import unit_of_work
 from tests.unit.ladder.conftest import BOT_SOURCE, login, make_active_bot, make_user
 from tests.unit.ladder.helpers import outcome_for
 from workers import BadBotFile, HostStalled
@@ -141,6 +142,44 @@ def test_a_bug_fails_the_match_at_once_without_a_retry(session, config, monkeypa
     assert sweep.requeue_stale(session, config, nobody_holds)["match"] == []
     assert playing.play_match(session, config, match_id) is None
     assert len(jobs) == 1 and ("match", match_id) not in announced
+
+
+def test_a_time_limit_struck_outside_the_service_fails_only_the_attempt_it_claimed(
+    session, config, monkeypatch
+):
+    two_bots(session, config)
+    [match_id] = scheduler.schedule_ladder(session, config, random.Random(16))
+    # Struck again while failing the match: play_match lets it go, the claim says which
+    # attempt it had.
+    runner_raising(monkeypatch, SoftTimeLimitExceeded())
+    fail_match = matches.fail_match
+
+    def struck(*args, **kwargs):
+        monkeypatch.setattr(matches, "fail_match", fail_match)
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(matches, "fail_match", struck)
+    claim = playing.Claim()
+    with pytest.raises(SoftTimeLimitExceeded):
+        playing.play_match(session, config, match_id, too_long=TOO_LONG_ERRORS, claim=claim)
+    assert claim.attempt == 1
+    # Its lease lapsed meanwhile: the match went back to the queue and another worker
+    # holds attempt 2 now.
+    assert fresh(session, Match, match_id).state == "running"
+    with unit_of_work(session):
+        assert matches.requeue_match(session, match_id, 3)
+    with unit_of_work(session):
+        assert matches.start_match(session, match_id) == 2
+    assert playing.fail_struck(session, match_id, claim) is False
+    assert (fresh(session, Match, match_id).state, fresh(session, Match, match_id).attempts) == (
+        "running",
+        2,
+    )
+    assert playing.fail_struck(session, match_id, playing.Claim()) is False  # no claim
+    assert fresh(session, Match, match_id).state == "running"
+    assert playing.fail_struck(session, match_id, playing.Claim(attempt=2)) is True
+    match = fresh(session, Match, match_id)
+    assert (match.state, match.unrated_reason) == ("failed", "the match took too long")
 
 
 def test_a_task_past_its_time_limit_fails_the_match_and_counts_the_attempt(

@@ -67,6 +67,21 @@ def test_house_bots_may_sit_at_several_tables(session, config):
     assert len(created) == 3  # three house bots fill three tables at once
 
 
+def test_one_run_fills_a_target_larger_than_a_batch(session, config):
+    # Matches are made BATCH a transaction; a run keeps going until the target is met.
+    config["HOUSE_USER"] = "demo"
+    demo = make_user(session, "demo")
+    for name in ("r1", "r2", "r3"):
+        make_active_bot(session, config, demo, name=name)
+    config["LADDER_IN_FLIGHT"] = scheduler.BATCH + 7
+    announced = []
+    announce.listen(session, lambda kind, ident: announced.append(ident))
+    created = scheduler.schedule_ladder(session, config, random.Random(11))
+    assert len(created) == scheduler.BATCH + 7 == len(set(created))
+    assert sorted(announced) == sorted(created)  # every batch reached the workers
+    assert scheduler.schedule_ladder(session, config, random.Random(12)) == []
+
+
 def seated_owners(session, match_ids):
     """Per match, the owners' names in seat order."""
     session.expire_all()
