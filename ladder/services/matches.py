@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import cast
 
 from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 import engine
 from ladder import artifacts
@@ -380,7 +380,13 @@ def record_match(
                 f" {match.attempts}): the result of attempt {attempt} is refused"
             )
         return match
-    session.refresh(match)
+    # The row as claimed, with its seats and their versions: two queries, not one a seat.
+    match = session.scalars(
+        select(Match)
+        .where(Match.id == match_id)
+        .options(selectinload(Match.seats).joinedload(MatchSeat.version))
+        .execution_options(populate_existing=True)
+    ).one()
     replay = outcome.replay
     # In this transaction (database store): the match is never recorded without it.
     match.replay_key = storage.save_replay(
@@ -413,15 +419,16 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
     if any(seat.version.state != VersionState.ACTIVE for seat in match.seats):
         return REPLACED
     ids = sorted(seat.version_id for seat in match.seats)
-    rows = {
-        r.version_id: r
-        for r in session.scalars(
-            select(Rating)
-            .where(Rating.version_id.in_(ids))
-            .order_by(Rating.version_id)
-            .with_for_update()
-        )
-    }
+    with session.no_autoflush:  # the seats' results go in one UPDATE with their ratings
+        rows = {
+            r.version_id: r
+            for r in session.scalars(
+                select(Rating)
+                .where(Rating.version_id.in_(ids))
+                .order_by(Rating.version_id)
+                .with_for_update()
+            )
+        }
     seats = list(match.seats)
     before = [
         ratings.Skill(rows[s.version_id].mu, rows[s.version_id].sigma)

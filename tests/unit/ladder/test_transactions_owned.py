@@ -45,12 +45,14 @@ OWNERS = {
     ("playing", "play_match"): "the worker's entry point: start, run for seconds without a"
     " transaction, record",
     ("playing", "_fail_match"): "ends what a failed attempt left, then fails the match",
+    ("playing", "fail_struck"): "ends what a worker struck by its time limit left, then fails"
+    " the match its attempt still holds",
     ("playing", "release_match"): "the row lock, then the commit that requeues or fails it",
     ("validation", "validate_version"): "the worker's entry point: start, run for seconds"
     " without a transaction, record the verdict",
     ("validation", "_fail_validation"): "ends what a failed attempt left, then stores the verdict",
     ("validation", "release_version"): "the row lock, then the commit that requeues or fails it",
-    ("scheduler", "schedule_ladder"): "one lock and one commit per match it makes",
+    ("scheduler", "_fill_batch"): "one lock and one commit per batch of matches it makes",
     ("retention", "prune_replays"): "one commit per batch of replays dropped, so a large"
     " prune never holds its row locks long and a run stopped half-way keeps its work",
     ("sweep", "requeue_stale"): "each release on a fresh snapshot, and a last commit that"
