@@ -133,17 +133,18 @@ def beat_command(var: Path) -> list[str]:
     )  # fmt: skip
 
 
-def stop(procs: dict[str, subprocess.Popen]) -> None:
+def stop(procs: dict[str, subprocess.Popen], wait_s: float = STOP_WAIT_S) -> None:
     """Stop what uses Redis first (web, workers, beat), then Redis itself.
 
     A worker that stops acknowledges its tasks and signs off in Redis; with
-    Redis gone first it logs connection errors and tracebacks instead.
+    Redis gone first it logs connection errors and tracebacks instead. `wait_s`
+    bounds the wait for running matches to end (a test's teardown does not wait).
     """
-    _stop_groups({name: proc for name, proc in procs.items() if name != "redis"})
-    _stop_groups({name: proc for name, proc in procs.items() if name == "redis"})
+    _stop_groups({name: proc for name, proc in procs.items() if name != "redis"}, wait_s)
+    _stop_groups({name: proc for name, proc in procs.items() if name == "redis"}, wait_s)
 
 
-def _stop_groups(procs: dict[str, subprocess.Popen]) -> None:
+def _stop_groups(procs: dict[str, subprocess.Popen], wait_s: float) -> None:
     """SIGTERM each leader (gunicorn's master, Celery's main process): it stops its
     own children in order (a warm shutdown lets running matches end). Then SIGKILL
     whatever is left in its process group, at once if it has ended, else after a while.
@@ -155,7 +156,7 @@ def _stop_groups(procs: dict[str, subprocess.Popen]) -> None:
         if proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + STOP_WAIT_S
+    deadline = time.monotonic() + wait_s
     for proc in procs.values():
         try:
             proc.wait(max(0.1, deadline - time.monotonic()))

@@ -26,6 +26,8 @@ from ladder.models import Bot, BotVersion, Match
 from ladder.services import accounts, bots, matches
 from ladder.services.house import seed_house_bots
 
+TEARDOWN_WAIT_S = 1  # for running matches to end when a test's ladder is closed
+
 
 class LiveLadder:
     """Redis, a migrated database and the Celery processes of one test.
@@ -103,7 +105,8 @@ class LiveLadder:
         wait_until(lambda: text in self.log(name), timeout_s, f"{name} to log {text!r}")
 
     def close(self) -> None:
-        stop(self.procs)
+        # A test is over: its running matches need not end (nothing reads them now).
+        stop(self.procs, wait_s=TEARDOWN_WAIT_S)
         for log in self.logs:
             log.close()
         self.engine.dispose()
