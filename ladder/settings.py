@@ -176,6 +176,10 @@ class Settings:
     # Seconds a shared page (front page, leaderboards, match lists) may be served from a
     # web worker's memory before it is made again: how old a change may look (0: never).
     page_cache_s: int = _setting("PAGE_CACHE_S", 5, _int)
+    # Seconds a shared page that can no longer change (a finished match, a stored
+    # replay) is kept instead: how late its replay expiring may show (PAGE_CACHE_S=0
+    # turns both off).
+    page_cache_done_s: int = _setting("PAGE_CACHE_DONE_S", 300, _int)
     # Failed logins allowed per rolling window before further tries are refused (429).
     login_window_s: int = _setting("LOGIN_WINDOW_S", 900, _int)
     login_failures_per_account_and_address: int = _setting(

@@ -1,18 +1,22 @@
-"""Shared pages kept in memory for PAGE_CACHE_S seconds, one small cache per web worker.
+"""Shared pages kept in memory, one bounded cache per web worker.
 
 Two things are kept, both the same for every visitor, never anything of one user:
 
 - the whole answer to an anonymous GET (`shared_page`): no logged-in user, no bearer
-  token, no flashed message waiting, and a view that left the session alone (a page
-  that made a CSRF token is not kept). A logged-in visitor's page carries their name
-  and their forms, so it is never kept and never served from here;
+  token, no flashed message waiting, no conditional or range request, and a view that
+  left the session alone (a page that made a CSRF token is not kept). A logged-in
+  visitor's page carries their name and their forms, so it is never kept and never
+  served from here;
 - the data shared pages are made of (`shared_data`), which a logged-in visitor's page
   is rendered around afresh.
 
-So a change (a match recorded, a rating moved) shows on these pages at most
-PAGE_CACHE_S seconds later, in each worker on its own; a page kept by the first
-layer is always made from fresh data, so ages never add up. In memory rather than in
-Redis: a hit costs no round trip, and the few seconds of lag are the same either way.
+A page is kept PAGE_CACHE_S seconds, so a change (a match recorded, a rating moved)
+shows at most that late, in each worker on its own; a page kept by the first layer is
+always made from fresh data, so ages never add up. A view whose page can no longer
+change (a finished match, a stored replay) says so with `lasting()`: that page is kept
+PAGE_CACHE_DONE_S seconds, and the one thing that can still change on it (its replay
+expiring under the retention policy) shows that late. In memory rather than in Redis:
+a hit costs no round trip, and the lag is the same either way.
 """
 
 from __future__ import annotations
@@ -28,43 +32,63 @@ from flask_login import current_user
 
 from ladder.extensions import app_settings
 
-MAX_ENTRIES = 256  # pages and data together; the oldest goes first
+MAX_ENTRIES = 4096  # pages and data together; the oldest goes first
+MAX_BYTES = 64 * 1024 * 1024  # of kept page bodies (data is counted at DATA_BYTES each)
+DATA_BYTES = 16 * 1024
 EXTENSION = "ladder.page_cache"
 _MISSING = object()
 
 
 class TtlCache:
-    """Values by key for a number of seconds (given at each read), at most `max_entries`."""
+    """Values by key until the expiry each was put with, at most `max_entries` of them
+    and `max_bytes` of their sizes; the oldest put goes first."""
 
     def __init__(
-        self, max_entries: int = MAX_ENTRIES, clock: Callable[[], float] = time.monotonic
+        self,
+        max_entries: int = MAX_ENTRIES,
+        clock: Callable[[], float] = time.monotonic,
+        max_bytes: int = MAX_BYTES,
     ) -> None:
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
         self.clock = clock
-        self._entries: dict[Hashable, tuple[float, Any]] = {}
+        self._entries: dict[Hashable, tuple[float, int, Any]] = {}
+        self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, seconds: float) -> Any:
-        """The value kept under `key` if it is younger than `seconds`, else _MISSING."""
+    def get(self, key: Hashable) -> Any:
+        """The value kept under `key` if it has not expired, else _MISSING."""
         with self._lock:
             found = self._entries.get(key)
             if found is None:
                 return _MISSING
-            if self.clock() - found[0] >= seconds:
-                del self._entries[key]
+            if self.clock() >= found[0]:
+                self._drop(key)
                 return _MISSING
-            return found[1]
+            return found[2]
 
-    def put(self, key: Hashable, value: Any) -> None:
+    def put(self, key: Hashable, value: Any, seconds: float, size: int = DATA_BYTES) -> None:
+        """Keep `value` for `seconds`; a value larger than the whole budget is not kept."""
+        if size > self.max_bytes:
+            return
         with self._lock:
-            self._entries.pop(key, None)
-            while len(self._entries) >= self.max_entries:
-                del self._entries[next(iter(self._entries))]  # the oldest kept
-            self._entries[key] = (self.clock(), value)
+            self._drop(key)
+            while self._entries and (
+                len(self._entries) >= self.max_entries or self._bytes + size > self.max_bytes
+            ):
+                self._drop(next(iter(self._entries)))  # the oldest kept
+            self._entries[key] = (self.clock() + seconds, size, value)
+            self._bytes += size
+
+    def _drop(self, key: Hashable) -> None:
+        found = self._entries.pop(key, None)
+        if found is not None:
+            self._bytes -= found[1]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
 
 
 def init_app(app: Flask) -> None:
@@ -91,12 +115,18 @@ def shared_data(key: Hashable, make: Callable[[], Any]) -> Any:
         return make()
     key = ("data", key)
     if not g.get("fresh_data"):
-        found = cache.get(key, seconds)
+        found = cache.get(key)
         if found is not _MISSING:
             return found
     value = make()
-    cache.put(key, value)
+    cache.put(key, value, seconds)
     return value
+
+
+def lasting() -> None:
+    """Say that the page being made can no longer change (a finished match, a stored
+    replay): if it is kept, it is kept PAGE_CACHE_DONE_S seconds, not PAGE_CACHE_S."""
+    g.page_lasts = True
 
 
 def _anonymous_reader() -> bool:
@@ -104,6 +134,8 @@ def _anonymous_reader() -> bool:
     return (
         request.method == "GET"
         and "Authorization" not in request.headers
+        and "If-None-Match" not in request.headers  # the view answers 304 itself
+        and "Range" not in request.headers
         and not current_user.is_authenticated
         and not session.get("_flashes")
     )
@@ -121,12 +153,16 @@ def shared_page(view: Callable[..., Any]) -> Callable[..., Any]:
         seconds = _seconds()
         if seconds <= 0 or not _anonymous_reader():
             return view(**kwargs)
-        cache, key = page_cache(), ("page", request.full_path)
-        found = cache.get(key, seconds)
+        # What a view may answer differently on (gzip or not, the Accept of the API's
+        # replay) is part of the key, beside the path and query.
+        gzip = "gzip" in request.accept_encodings
+        cache = page_cache()
+        key = ("page", request.full_path, gzip, request.headers.get("Accept", ""))
+        found = cache.get(key)
         if found is not _MISSING:
             body, content_type, headers = found
             return Response(body, 200, headers=headers, content_type=content_type)
-        g.fresh_data = True
+        g.fresh_data, g.page_lasts = True, False
         response = current_app.make_response(view(**kwargs))
         g.fresh_data = False
         if response.status_code == 200 and not session.modified and not response.is_streamed:
@@ -135,7 +171,9 @@ def shared_page(view: Callable[..., Any]) -> Callable[..., Any]:
                 for name, value in response.headers.items()
                 if name not in ("Set-Cookie", "Content-Length", "Content-Type")
             ]
-            cache.put(key, (response.get_data(), response.content_type, headers))
+            body = response.get_data()
+            lasts = max(app_settings().page_cache_done_s, seconds) if g.page_lasts else seconds
+            cache.put(key, (body, response.content_type, headers), lasts, len(body))
         return response
 
     return wrapped

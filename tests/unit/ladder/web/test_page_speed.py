@@ -9,8 +9,9 @@ import json
 import pytest
 
 from ladder import artifacts
+from ladder.models import Match, MatchSeat
 from ladder.queries import replays
-from ladder.services import accounts, viewer
+from ladder.services import accounts, matches, viewer
 from ladder.web import cache
 from tests.unit.ladder.conftest import login, make_active_bot, override_settings
 from tests.unit.ladder.helpers import play, stored_match
@@ -39,15 +40,31 @@ def clock(app):
 def test_ttl_cache_keeps_a_value_for_its_seconds_and_drops_the_oldest():
     hand = Clock()
     kept = cache.TtlCache(max_entries=2, clock=hand)
-    kept.put("a", 1)
+    kept.put("a", 1, 5)
     hand.now += 4.9
-    assert kept.get("a", 5) == 1
+    assert kept.get("a") == 1
     hand.now += 0.1
-    assert kept.get("a", 5) is cache._MISSING  # exactly 5 s old: made again
+    assert kept.get("a") is cache._MISSING  # exactly 5 s old: made again
     for key in ("x", "y", "z"):
-        kept.put(key, key)
-    assert kept.get("x", 5) is cache._MISSING  # the bound: the oldest went
-    assert (kept.get("y", 5), kept.get("z", 5)) == ("y", "z")
+        kept.put(key, key, 5)
+    assert kept.get("x") is cache._MISSING  # the bound: the oldest went
+    assert (kept.get("y"), kept.get("z")) == ("y", "z")
+
+
+def test_ttl_cache_keeps_each_value_its_own_seconds_within_a_byte_budget():
+    hand = Clock()
+    kept = cache.TtlCache(clock=hand, max_bytes=100)
+    kept.put("short", "s", 5, size=40)
+    kept.put("long", "l", 300, size=40)
+    hand.now += 10
+    assert (kept.get("short"), kept.get("long")) == (cache._MISSING, "l")
+    kept.put("big", "b", 300, size=70)  # 40 + 70 > 100: the oldest goes
+    assert (kept.get("long"), kept.get("big")) == (cache._MISSING, "b")
+    kept.put("huge", "h", 300, size=101)  # larger than the budget: never kept
+    assert (kept.get("huge"), kept.get("big")) == (cache._MISSING, "b")
+    kept.put("big", "again", 300, size=70)  # put again: counted once
+    kept.put("small", "m", 300, size=30)
+    assert (kept.get("big"), kept.get("small")) == ("again", "m")
 
 
 def _match_count(client) -> int:
@@ -195,3 +212,59 @@ def test_bad_viewer_arguments_are_refused_as_before(client, session, config, ali
     for query in ("view=7", "start=-1", "count=0", "count=501", "view=x"):
         response = client.get(f"/matches/{match.id}/replay/frames.json?{query}")
         assert response.status_code == 400 and response.get_json()["error"], query
+
+
+# -- pages that no longer change ------------------------------------------------------
+def test_a_finished_match_page_is_kept_the_longer_time_and_a_queued_one_the_short(
+    client, session, config, alice, bob, clock
+):
+    override_settings(client.application, PAGE_CACHE_DONE_S=300)
+    match, _ = stored_match(session, config, [alice, bob, alice])
+    queued = matches.create_match(
+        session, config, "manila", [s.version_id for s in match.seats], ranked=False
+    )
+    session.commit()
+    urls = [f"/matches/{match.id}", f"/api/v1/matches/{match.id}", f"/api/v1/matches/{queued.id}"]
+    first = {url: client.get(url).data for url in urls}
+    for m in (match, queued):  # what a page would show changed: the reason it was unrated
+        session.get(Match, m.id).unrated_reason = "changed by the test"
+    session.commit()
+    clock.now += 5
+    assert client.get(urls[0]).data == first[urls[0]]  # finished: still as kept
+    assert client.get(urls[1]).data == first[urls[1]]
+    assert b"changed by the test" in client.get(urls[2]).data  # queued: made again
+    clock.now += 295
+    assert b"changed by the test" in client.get(urls[0]).data
+    assert b"changed by the test" in client.get(urls[1]).data
+
+
+def test_a_seat_owners_match_page_is_never_kept_for_anyone_else(
+    app, session, config, alice, bob, clock
+):
+    match, _ = stored_match(session, config, [alice, bob, bob])
+    session.get(MatchSeat, match.seats[0].id).stderr = "alice's own debug line"
+    session.commit()
+    alices, anonymous = app.test_client(), app.test_client()
+    login(alices)
+    assert b"alice&#39;s own debug line" in alices.get(f"/matches/{match.id}").data
+    assert b"own debug line" not in anonymous.get(f"/matches/{match.id}").data
+    assert b"own debug line" not in anonymous.get(f"/matches/{match.id}").data  # kept one
+    assert b"alice&#39;s own debug line" in alices.get(f"/matches/{match.id}").data
+
+
+def test_a_kept_replay_is_checked_again_by_a_client_that_revalidates(
+    client, session, config, alice, bob, clock
+):
+    match, _ = stored_match(session, config, [alice, bob, alice])
+    for url in (u.format(id=match.id) for u in REPLAY_URLS):
+        first = client.get(url)
+        assert first.status_code == 200
+        assert client.get(url).data == first.data  # the kept answer, headers and all
+        assert client.get(url).headers["ETag"] == first.headers["ETag"]
+    assert artifacts.store(config, session).delete(match.replay_key)
+    session.commit()
+    for url in (u.format(id=match.id) for u in REPLAY_URLS):
+        kept = client.get(url)  # still kept in this worker, for a while
+        assert kept.status_code == 200, url
+        tag = kept.headers["ETag"]
+        assert client.get(url, headers={"If-None-Match": tag}).status_code == 404, url
