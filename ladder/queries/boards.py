@@ -128,19 +128,39 @@ def version_summary(version: BotVersion, owner_view: bool) -> dict:
 
 def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
     """Per version of these bots: finished matches by seat status, and the last fault
-    (match, seat, status, reason), for the bot pages' version tables."""
+    (match, seat, status, reason), for the bot pages' version tables; and the ranked
+    seats, wins and sum of ranks that `bot_record` adds up."""
     counts = session.execute(
-        select(MatchSeat.version_id, MatchSeat.status, func.count(MatchSeat.id))
+        select(
+            MatchSeat.version_id,
+            MatchSeat.status,
+            func.count(MatchSeat.id),
+            func.count(MatchSeat.rank),
+            func.coalesce(func.sum(case((MatchSeat.rank == 1, 1), else_=0)), 0),
+            func.coalesce(func.sum(MatchSeat.rank), 0),
+        )
         .join(BotVersion, MatchSeat.version_id == BotVersion.id)
         .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status.is_not(None))
         .group_by(MatchSeat.version_id, MatchSeat.status)
     ).all()
     out: dict[int, dict] = {}
-    for version_id, status, n in counts:
-        empty = {"counts": dict.fromkeys(SEAT_STATUSES, 0), "matches": 0, "last_fault": None}
-        entry = out.setdefault(version_id, empty)
+    for version_id, status, n, ranked, wins, rank_sum in counts:
+        entry = out.setdefault(
+            version_id,
+            {
+                "counts": dict.fromkeys(SEAT_STATUSES, 0),
+                "matches": 0,
+                "last_fault": None,
+                "ranked": 0,  # seats with a rank, their wins and ranks: for `bot_record`
+                "wins": 0,
+                "rank_sum": 0,
+            },
+        )
         entry["counts"][status] = entry["counts"].get(status, 0) + n
         entry["matches"] += n
+        entry["ranked"] += ranked
+        entry["wins"] += wins
+        entry["rank_sum"] += rank_sum
     last = (
         select(MatchSeat.version_id, func.max(MatchSeat.match_id).label("match_id"))
         .join(BotVersion, MatchSeat.version_id == BotVersion.id)
@@ -182,8 +202,15 @@ def bot_summary(bot: Bot, owner_view: bool) -> dict:
 
 def rating_history(session: Session, bot_id: int) -> list[dict]:
     """The bot's ratings after each rated match, oldest first, across its versions."""
-    rows = session.execute(
-        select(RatingHistory, BotVersion.number)
+    rows = session.execute(  # columns, not objects: up to HISTORY_POINTS rows a page
+        select(
+            RatingHistory.match_id,
+            BotVersion.number,
+            RatingHistory.mu,
+            RatingHistory.sigma,
+            RatingHistory.skill,
+            RatingHistory.recorded_at,
+        )
         .join(BotVersion, RatingHistory.version_id == BotVersion.id)
         .where(BotVersion.bot_id == bot_id)
         .order_by(RatingHistory.id.desc())
@@ -191,53 +218,46 @@ def rating_history(session: Session, bot_id: int) -> list[dict]:
     ).all()
     return [
         {
-            "match_id": h.match_id,
+            "match_id": match_id,
             "version": number,
-            "mu": round(h.mu, 3),
-            "sigma": round(h.sigma, 3),
-            "skill": round(h.skill, 3),
-            "at": iso(h.recorded_at),
+            "mu": round(mu, 3),
+            "sigma": round(sigma, 3),
+            "skill": round(skill, 3),
+            "at": iso(at),
         }
-        for h, number in reversed(rows)
+        for match_id, number, mu, sigma, skill, at in reversed(rows)
     ]
 
 
-def bot_record(session: Session, bot_id: int) -> dict:
-    """Games finished, wins (rank 1) and mean rank, over all the bot's versions."""
-    games, wins, mean_rank = session.execute(
-        select(
-            func.count(MatchSeat.id),
-            func.coalesce(func.sum(case((MatchSeat.rank == 1, 1), else_=0)), 0),
-            func.avg(MatchSeat.rank),
-        )
-        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .where(BotVersion.bot_id == bot_id, MatchSeat.rank.is_not(None))
-    ).one()
+def bot_record(faults: dict[int, dict]) -> dict:
+    """Games finished, wins (rank 1) and mean rank, over all the bot's versions: summed
+    from `version_faults`' rows, so a bot page reads the bot's seats once."""
+    games = sum(entry["ranked"] for entry in faults.values())
+    wins = sum(entry["wins"] for entry in faults.values())
+    rank_sum = sum(entry["rank_sum"] for entry in faults.values())
     return {
         "games": games,
         "wins": wins,
-        "mean_rank": None if mean_rank is None else round(mean_rank, 2),
+        "mean_rank": round(rank_sum / games, 2) if games else None,
     }
 
 
 def head_to_head(session: Session, bot_id: int) -> list[dict]:
     """Against each opponent bot: shared matches and how often this bot finished ahead,
     most met first; read from the rows kept as results are recorded (`HeadToHead`)."""
-    rows = session.execute(
-        select(
-            Bot.id,
-            Bot.name,
-            User.username,
-            HeadToHead.met,
-            HeadToHead.ahead,
-            HeadToHead.behind,
-            HeadToHead.tied,
-        )
-        .join(Bot, HeadToHead.opponent_id == Bot.id)
-        .join(User, Bot.owner_id == User.id)
+    # The rows shown first (a busy bot has met thousands), then their names.
+    top = (
+        select(HeadToHead)
         .where(HeadToHead.bot_id == bot_id)
-        .order_by(HeadToHead.met.desc(), Bot.id)
+        .order_by(HeadToHead.met.desc(), HeadToHead.opponent_id)
         .limit(HEAD_TO_HEAD_ROWS)
+        .subquery()
+    )
+    rows = session.execute(
+        select(Bot.id, Bot.name, User.username, top.c.met, top.c.ahead, top.c.behind, top.c.tied)
+        .join(Bot, top.c.opponent_id == Bot.id)
+        .join(User, Bot.owner_id == User.id)
+        .order_by(top.c.met.desc(), Bot.id)
     ).all()
     return [
         {
@@ -313,10 +333,7 @@ def match_summary(match: Match, seats: list[dict]) -> dict:
     }
 
 
-def match_list(
-    session: Session, page: int, per_page: int, game: str | None = None, bot_id: int | None = None
-) -> dict:
-    """Matches newest first, optionally of one game or with one bot."""
+def _matches_query(game: str | None, bot_id: int | None):
     query = select(Match.id)
     if game:
         query = query.where(Match.game == game)
@@ -327,6 +344,20 @@ def match_list(
             .where(BotVersion.bot_id == bot_id)
         )
         query = query.where(Match.id.in_(with_bot))
+    return query
+
+
+def _summaries(session: Session, ids: list[int]) -> list[dict]:
+    found = {m.id: m for m in session.scalars(select(Match).where(Match.id.in_(ids)))}
+    seats = _seat_rows(session, ids)
+    return [match_summary(found[i], seats[i]) for i in ids]
+
+
+def match_list(
+    session: Session, page: int, per_page: int, game: str | None = None, bot_id: int | None = None
+) -> dict:
+    """Matches newest first, optionally of one game or with one bot."""
+    query = _matches_query(game, bot_id)
     if bot_id is None:  # a few rows kept by triggers, not a count of 10^6 (`MatchTally`)
         tallied = select(func.sum(MatchTally.matches))
         total = session.scalar(tallied.where(MatchTally.game == game) if game else tallied) or 0
@@ -335,12 +366,14 @@ def match_list(
     ids = session.scalars(
         query.order_by(Match.id.desc()).limit(per_page).offset((page - 1) * per_page)
     ).all()
-    found = {m.id: m for m in session.scalars(select(Match).where(Match.id.in_(ids)))}
-    seats = _seat_rows(session, list(ids))
-    return {
-        **_pages(total, page, per_page),
-        "matches": [match_summary(found[i], seats[i]) for i in ids],
-    }
+    return {**_pages(total, page, per_page), "matches": _summaries(session, list(ids))}
+
+
+def recent_matches(session: Session, bot_id: int, count: int = RECENT_MATCHES) -> list[dict]:
+    """The bot's newest matches, as `match_list` shows them, without counting them all
+    (a bot page needs a few, and a busy bot has thousands)."""
+    query = _matches_query(None, bot_id).order_by(Match.id.desc()).limit(count)
+    return _summaries(session, list(session.scalars(query)))
 
 
 def match_detail(session: Session, match: Match) -> dict:

@@ -108,6 +108,7 @@ def leaderboard(game: str):
 
 
 @bp.get("/bots/<id:bot_id>")
+@shared_page  # without a token: the owner's view (validation logs) is never kept
 def bot(bot_id: int):
     found = bots.get_bot(db.session, bot_id)
     user = _token_user()

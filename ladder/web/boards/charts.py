@@ -76,3 +76,19 @@ def rating_series(history: list[dict]) -> dict:
         "skill": [h["skill"] for h in history],
         "mu": [h["mu"] for h in history],
     }
+
+
+def sparkline_points(history: list[dict], width: int = 600, height: int = 120) -> str:
+    """The SVG polyline of skill after each rated match, oldest on the left, drawn on the
+    server for pages without scripts (5 px of margin above and below, skill rising up)."""
+    if not history:
+        return ""
+    skills = [h["skill"] for h in history]
+    low, high = min(skills), max(skills)
+    span = (high - low) or 1
+    step = width / max(len(skills) - 1, 1)
+    inner = height - 10
+    return " ".join(
+        f"{round(i * step, 1)},{round(height - 5 - (skill - low) * inner / span, 1)}"
+        for i, skill in enumerate(skills)
+    )

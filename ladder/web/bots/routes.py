@@ -98,6 +98,7 @@ def bot(bot_id: int):
         challenge = ChallengeForm(version_id=active.id)
         challenge.opponents.choices = opponent_choices(active)
     history = queries.rating_history(db.session, bot_id)
+    faults = queries.version_faults(db.session, bot_id)
     return render_template(
         "bots/bot.html",
         bot=found,
@@ -106,11 +107,12 @@ def bot(bot_id: int):
         history=history,
         history_rows=history[::-1][: queries.HISTORY_TABLE_ROWS],
         series=charts.rating_series(history),
+        sparkline=charts.sparkline_points(history),
         chart_library=charts.library_ready(),
-        record=queries.bot_record(db.session, bot_id),
+        record=queries.bot_record(faults),
         h2h=queries.head_to_head(db.session, bot_id),
-        recent=queries.match_list(db.session, 1, queries.RECENT_MATCHES, bot_id=bot_id),
-        faults=queries.version_faults(db.session, bot_id),
+        recent=queries.recent_matches(db.session, bot_id),
+        faults=faults,
         resume_form=ResumeForm() if owner_view else None,
         challenge=challenge,
         entered=tournament_queries.bot_tournaments(db.session, bot_id),
