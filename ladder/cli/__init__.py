@@ -2,7 +2,7 @@
 
 Each subcommand is a thin wrapper: `artifacts`, `db` and `staff` are groups of
 their own modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
-`play` runs matches locally through `play`.
+`play` runs matches locally through `play`, `test` a sequential test through `sprt`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ladder.cli import (  # noqa: F401 - admin adds to the group
     db,
     replay,
     replays,
+    sprt,
     staff,
     tournament,
     tournament_admin,
@@ -39,6 +40,7 @@ main.add_command(replay.replay)
 main.add_command(replays.replays_group)
 main.add_command(staff.staff)
 main.add_command(tournament.tournament)
+main.add_command(sprt.test)
 
 
 @main.command()

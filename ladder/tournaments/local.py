@@ -61,7 +61,7 @@ class Runner:
         return (self.game, [self.bots[cast(str, label)] for label in match.seats], match.seed, self)
 
 
-def _play_one(job: tuple) -> Result:
+def play_one(job: tuple) -> Result:
     game, bots, seed, runner = job
     # A stall of this machine is nobody's fault: the same match again, as the ladder does.
     outcome = retry_stalled(
@@ -70,7 +70,7 @@ def _play_one(job: tuple) -> Result:
     return Result.from_outcome(outcome)
 
 
-def _end_sandboxes_at_exit() -> None:
+def end_sandboxes_at_exit() -> None:
     """In a pool process: end its bot sandboxes when it exits (pool processes skip atexit)."""
     multiprocessing.util.Finalize(None, close_pools, exitpriority=10)
 
@@ -91,11 +91,11 @@ def run(
             yield match, result
 
     if jobs <= 1:
-        return play(tournament, lambda batch: told((m, _play_one(runner.job(m))) for m in batch))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_end_sandboxes_at_exit) as pool:
+        return play(tournament, lambda batch: told((m, play_one(runner.job(m))) for m in batch))
+    with ProcessPoolExecutor(max_workers=jobs, initializer=end_sandboxes_at_exit) as pool:
 
         def in_pool(batch: list[Match]) -> Iterator[tuple[Match, Result]]:
-            futures = {pool.submit(_play_one, runner.job(match)): match for match in batch}
+            futures = {pool.submit(play_one, runner.job(match)): match for match in batch}
             for future in as_completed(futures):
                 yield futures[future], future.result()
 
