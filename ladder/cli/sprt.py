@@ -95,7 +95,6 @@ def test(
             **{k: report[k] for k in ("verdict", "llr", "bounds", "sets", "matches", "score")},
             "interval": report["interval"],
             "faults": report["faults"],
-            "mean_rank": report["mean_rank"],
         }
         click.echo(json.dumps(line, separators=(",", ":")))
     else:
