@@ -81,8 +81,7 @@ def split(share: float) -> tuple[float, float]:
 def fit_share(target_sd: float, size: int, rng: random.Random, draws: int = 3000) -> float:
     """The seat-luck share whose equal-bot duplicate sets spread like the real ones."""
     best, best_gap = 0.0, float("inf")
-    for step in range(0, 20):
-        share = step / 20
+    for share in [step / 20 for step in range(20)] + [0.98, 0.99]:
         luck, noise = split(share)
         sd = statistics.pstdev(set_points(rng, 0.0, size, luck, noise) for _ in range(draws))
         if abs(sd - target_sd) < best_gap:
