@@ -119,7 +119,10 @@ def test_a_set_plays_every_rotation_once_with_one_seed_and_cycles_the_opponents(
     first, second = plan_set(0, 100, 4, opponents), plan_set(1, 100, 4, opponents)
     assert (first.seed, second.seed) == (100, 101)
     assert first.tables[0] == (NEW, OLD, "greedy", "search")
-    assert second.tables[0] == (NEW, OLD, "random", "greedy")  # the cycle goes on
+    assert second.tables[0] == (NEW, "random", OLD, "greedy")  # the cycle goes on
+    # OLD's place after NEW moves on a seat a set: N - 1 sets hold it in every place.
+    places = [plan_set(i, 100, 4, opponents).tables[0].index(OLD) for i in range(6)]
+    assert places == [1, 2, 3, 1, 2, 3]
     for plan in (first, second):
         assert len(plan.tables) == 4 and len(set(plan.tables)) == 4
         for seat in range(4):  # each entrant sits in each seat exactly once
@@ -136,6 +139,7 @@ def test_a_set_needs_opponents_for_a_table_larger_than_two():
 
 def test_a_sets_score_counts_new_ahead_of_old_and_a_tie_as_half():
     plan = plan_set(0, 5, 3, ["greedy"])  # (N, O, g), (O, g, N), (g, N, O)
+    assert plan.tables == ((NEW, OLD, "greedy"), (OLD, "greedy", NEW), ("greedy", NEW, OLD))
     results = [
         Result(ranks=(1, 2, 3), scores=(3, 2, 1)),  # NEW ahead
         Result(ranks=(1, 1, 3), scores=(3, 3, 1)),  # OLD 1, NEW 3: behind
