@@ -411,6 +411,12 @@ class Match(Base):
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan"
     )
 
+    @property
+    def over(self) -> bool:
+        """Finished or failed: nothing about the match changes any more (but its replay
+        expiring under the retention policy)."""
+        return self.state not in IN_FLIGHT
+
     def __repr__(self) -> str:
         return f"Match({self.id}, {self.game}, {self.state})"
 

@@ -219,14 +219,14 @@ class SequentialTest:
     def report(self) -> dict:
         """Sets, matches, LLR and bounds, mean score and interval, mean ranks, faults."""
         n = len(self.scores)
-        lower, upper = self.interval_bounds
+        lower, upper = _interval(n, self.total, self.squares)
         return {
             "verdict": self.verdict,
             "llr": round(self.llr, 4),
             "bounds": [round(b, 4) for b in self.hypotheses.bounds],
             "sets": n,
             "matches": self.matches,
-            "score": round(sum(self.scores) / n, 4) if n else None,
+            "score": round(self.total / n, 4) if n else None,
             "interval": [round(lower, 4), round(upper, 4)],
             "mean_rank": {
                 "new": _round(self.sides[NEW].mean_rank),
@@ -234,10 +234,6 @@ class SequentialTest:
             },
             "faults": {"new": self.sides[NEW].faults, "old": self.sides[OLD].faults},
         }
-
-    @property
-    def interval_bounds(self) -> tuple[float, float]:
-        return _interval(len(self.scores), self.total, self.squares)
 
 
 def _round(value: float | None) -> float | None:

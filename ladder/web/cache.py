@@ -13,7 +13,7 @@ Two things are kept, both the same for every visitor, never anything of one user
 A page is kept PAGE_CACHE_S seconds, so a change (a match recorded, a rating moved)
 shows at most that late, in each worker on its own; a page kept by the first layer is
 always made from fresh data, so ages never add up. A view whose page can no longer
-change (a finished match, a stored replay) says so with `lasting()`: that page is kept
+change (a finished match, a stored replay) says so with `keep_longer()`: that page is kept
 PAGE_CACHE_DONE_S seconds, and the one thing that can still change on it (its replay
 expiring under the retention policy) shows that late. In memory rather than in Redis:
 a hit costs no round trip, and the lag is the same either way.
@@ -123,10 +123,12 @@ def shared_data(key: Hashable, make: Callable[[], Any]) -> Any:
     return value
 
 
-def lasting() -> None:
-    """Say that the page being made can no longer change (a finished match, a stored
-    replay): if it is kept, it is kept PAGE_CACHE_DONE_S seconds, not PAGE_CACHE_S."""
-    g.page_lasts = True
+def keep_longer(when: bool = True) -> None:
+    """Say (`when` true) that the page being made can no longer change (a finished match,
+    a stored replay): if it is kept, it is kept PAGE_CACHE_DONE_S seconds, not
+    PAGE_CACHE_S."""
+    if when:
+        g.page_lasts = True
 
 
 def _anonymous_reader() -> bool:

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 import engine
 from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
-from ladder.models import IN_FLIGHT, MAX_ID, valid_id
+from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
@@ -24,7 +24,7 @@ from ladder.services.bots import check_game
 from ladder.transactions import unit_of_work
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
-from ladder.web.cache import lasting, shared_data, shared_page
+from ladder.web.cache import keep_longer, shared_data, shared_page
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
 from ladder.web.replays import caching
 
@@ -210,8 +210,7 @@ def match_list():
 @shared_page
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
-    if found.state not in IN_FLIGHT:  # finished or failed: it changes no more
-        lasting()
+    keep_longer(found.over)
     return jsonify(queries.match_detail(db.session, found))
 
 
@@ -222,7 +221,6 @@ def replay(match_id: int):
     mimetype = _download_type("application/gzip")
     kind = "file" if mimetype == "application/gzip" else "file-octet"
     viewer.replay_key(db.session, app_settings(), found)  # there, before a 304 says so
-    lasting()
     cached = caching.not_modified(found, kind)
     if cached is not None:
         return cached

@@ -18,12 +18,12 @@ from flask_login import current_user, login_required
 from ladder.errors import RateLimited, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
-from ladder.models import IN_FLIGHT, version_label
+from ladder.models import version_label
 from ladder.queries import boards as queries
 from ladder.services import bots, matches, storage, viewer
 from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
-from ladder.web.cache import lasting, shared_data, shared_page
+from ladder.web.cache import keep_longer, shared_data, shared_page
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.paging import page_arg
 from ladder.web.replays import caching
@@ -68,8 +68,7 @@ def match_list():
 @shared_page  # an anonymous visitor's page: a seat owner's (their stderr) is never kept
 def match(match_id: int):
     found = matches.get_match(db.session, match_id)
-    if found.state not in IN_FLIGHT:  # finished or failed: it changes no more
-        lasting()
+    keep_longer(found.over)
     detail = queries.match_detail(db.session, found)
     table = queries.match_table(db.session, found, detail["seats"], app_settings().house_user)
     # The stderr of a seat is shown to that bot's owner only.
@@ -89,7 +88,6 @@ def match(match_id: int):
 def replay(match_id: int):
     found = matches.get_match(db.session, match_id)
     viewer.replay_key(db.session, app_settings(), found)  # there, before a 304 says so
-    lasting()
     cached = caching.not_modified(found, "file")
     if cached is not None:
         return cached

@@ -18,7 +18,7 @@ from ladder.extensions import app_settings, db
 from ladder.queries import replays
 from ladder.services import matches, viewer
 from ladder.transactions import unit_of_work
-from ladder.web.cache import lasting, shared_page
+from ladder.web.cache import shared_page
 from ladder.web.errors import MESSAGES
 from ladder.web.replays import caching
 
@@ -54,11 +54,9 @@ def _http_error(exc: HTTPException):
 # -- stored matches ------------------------------------------------------------
 # Worked out once and kept (`services.viewer`); the first read commits what it kept.
 def _checked(match_id: int):
-    """The match, its replay checked present (NotFound otherwise): what is served from
-    it never changes, so an anonymous visitor's answer is kept the longer time."""
+    """The match, its replay checked present (NotFound otherwise)."""
     found = matches.get_match(db.session, match_id)
     viewer.replay_key(db.session, app_settings(), found)
-    lasting()
     return found
 
 
