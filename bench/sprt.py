@@ -39,8 +39,6 @@ from ladder.tournaments import local_sprt
 from ladder.tournaments.sprt import BETTER, NOT_BETTER, Hypotheses, SequentialTest
 from workers import Limits
 
-Z = {0.05: 1.6448536}  # one-sided normal quantiles for the fixed-size test
-
 
 # -- the luck model ---------------------------------------------------------------------
 def performances(rng: random.Random, skills: list[float], seat_luck: list[float], noise: float):
@@ -109,7 +107,8 @@ def sprt_matches(draw, hypotheses: Hypotheses, per_draw: int) -> tuple[str, int]
 
 def fixed_size(hypotheses: Hypotheses, match_sd: float) -> int:
     """Matches a one-sided z-test needs to tell s0 from s1 with errors α and β."""
-    z = Z[hypotheses.alpha] + Z[hypotheses.beta]
+    normal = statistics.NormalDist()
+    z = normal.inv_cdf(1 - hypotheses.alpha) + normal.inv_cdf(1 - hypotheses.beta)
     return math.ceil((z * match_sd / (hypotheses.s1 - hypotheses.s0)) ** 2)
 
 

@@ -68,11 +68,12 @@ class TtlCache:
             return found[2]
 
     def put(self, key: Hashable, value: Any, seconds: float, size: int = DATA_BYTES) -> None:
-        """Keep `value` for `seconds`; a value larger than the whole budget is not kept."""
-        if size > self.max_bytes:
-            return
+        """Keep `value` for `seconds`; a value larger than the whole budget is not kept
+        (and what was kept under `key` before goes: it is out of date)."""
         with self._lock:
             self._drop(key)
+            if size > self.max_bytes:
+                return
             while self._entries and (
                 len(self._entries) >= self.max_entries or self._bytes + size > self.max_bytes
             ):

@@ -155,6 +155,17 @@ def test_a_sets_score_counts_new_ahead_of_old_and_a_tie_as_half():
     assert report["faults"] == {"new": 0, "old": 0}
 
 
+def test_results_that_do_not_fit_the_set_and_scores_out_of_range_are_refused():
+    plan = plan_set(0, 5, 2, [])
+    with pytest.raises(ValueError, match="a set of 2 matches, not 1 results"):
+        set_score(plan, [Result(ranks=(1, 2), scores=(1, 0))])
+    test = SequentialTest()
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="a set score is from 0 to 1"):
+            test.record(bad)
+    assert test.scores == [] and test.matches == 0  # nothing was counted
+
+
 def test_faults_are_counted_per_side_and_a_finished_test_takes_no_more_sets():
     plan = plan_set(0, 5, 2, [])
     faulted = [

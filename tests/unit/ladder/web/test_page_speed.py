@@ -62,6 +62,9 @@ def test_ttl_cache_keeps_each_value_its_own_seconds_within_a_byte_budget():
     assert (kept.get("long"), kept.get("big")) == (cache._MISSING, "b")
     kept.put("huge", "h", 300, size=101)  # larger than the budget: never kept
     assert (kept.get("huge"), kept.get("big")) == (cache._MISSING, "b")
+    kept.put("long", "l", 300, size=20)
+    kept.put("long", "grown", 300, size=101)  # grown past the budget: the old one goes too
+    assert (kept.get("long"), kept.get("big")) == (cache._MISSING, "b")
     kept.put("big", "again", 300, size=70)  # put again: counted once
     kept.put("small", "m", 300, size=30)
     assert (kept.get("big"), kept.get("small")) == ("again", "m")
