@@ -395,6 +395,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     svg.setAttribute("data-step", String(frame.step));
     svg.setAttribute("data-stage", shown.stage);
     svg.setAttribute("data-game", game);
+    svg.setAttribute("data-view", this.view); // goTo drops a frame whose view was left
     this.$("board").replaceChildren(svg);
     TW.panels.update(this, shown, frame);
     this.drawn = frame.step;

@@ -4,12 +4,13 @@ The contract: `#replay-viewer` holds the controls (`#to-start`, `#step-back`,
 `#play-pause`, `#step-forward`, `#to-end`, `#step-slider`, `#speed`, `#seat-view`),
 `#step-label` reading "step K / N", the `#move-list` <ol> (an `li.move` per move,
 an `li.pause-mark` after a move that ends a voyage or round) whose current item
-has aria-current="step", `#board` with one <svg data-step data-stage data-game>
-(stage "pause": the board as a voyage or round was settled, before the same move
-cleared it), `#board-status` (where the game stands, in words), `#game-over`
-(at the end: a row per seat with rank, bot, score and status), `#step-events`
-(the move and every event it caused, an `li.event` each), `#board-panel`,
-`#board-legend`, and for the Caravelas map `#zoom-in`, `#zoom-out`, `#zoom-fit`.
+has aria-current="step", `#board` with one <svg data-step data-stage data-game
+data-view> (stage "pause": the board as a voyage or round was settled, before the
+same move cleared it; view: the perspective drawn, "spectator" or a seat number),
+`#board-status` (where the game stands, in words), `#game-over` (at the end: a row
+per seat with rank, bot, score and status), `#step-events` (the move and every
+event it caused, an `li.event` each), `#board-panel`, `#board-legend`, and for the
+Caravelas map `#zoom-in`, `#zoom-out`, `#zoom-fit`.
 """
 
 from __future__ import annotations
@@ -114,13 +115,15 @@ def test_seat_views_show_what_each_seat_saw(page, site, game):
     expect_step(page, total)
     seat_view.select_option("spectator")
     expect_step(page, total)
+    expect(board(page)).to_have_attribute("data-view", "spectator")
     spectator = drawing(page)
     drawings = {}
     for seat in seats:
         seat_view.select_option(seat)
         expect(seat_view).to_have_value(seat)
         expect_step(page, total)  # switching the view keeps the step
-        page.wait_for_load_state("networkidle")  # the seat's frames have come and been drawn
+        # The seat's frames have come and been drawn (the step alone does not say so).
+        expect(board(page)).to_have_attribute("data-view", seat)
         drawings[seat] = drawing(page)
     shot(page, f"42-{game}-seat-{seats[-1]}")
     # The all-seeing spectator sees more than at least one seat did (hidden hands or shares).
