@@ -46,6 +46,7 @@ class VersionState(StrEnum):
     PENDING = "pending"  # uploaded, waiting for a worker to validate it
     VALIDATING = "validating"  # a worker is playing its validation match
     ACTIVE = "active"  # on the ladder: at most one version of a bot
+    CANDIDATE = "candidate"  # validated, tested against the active one (`version_tests`)
     FAILED = "failed"  # failed its validation, or it could not be run
     RETIRED = "retired"  # replaced by a newer version, or its bot was retired
 
@@ -60,7 +61,12 @@ class MatchState(StrEnum):
 
 
 # A version that may still play: retiring its bot retires it.
-LIVE_VERSION_STATES = (VersionState.PENDING, VersionState.VALIDATING, VersionState.ACTIVE)
+LIVE_VERSION_STATES = (
+    VersionState.PENDING,
+    VersionState.VALIDATING,
+    VersionState.ACTIVE,
+    VersionState.CANDIDATE,
+)
 # A match not yet played: the scheduler counts it against LADDER_IN_FLIGHT, and
 # it is the only kind a worker may still record or fail.
 IN_FLIGHT = (MatchState.QUEUED, MatchState.RUNNING)
@@ -554,6 +560,87 @@ class TournamentMatch(Base):
             f"TournamentMatch(t={self.tournament_id}, {self.round}.{self.table_no}"
             f".{self.rotation}, match={self.match_id})"
         )
+
+
+class VersionTestState(StrEnum):
+    """A candidate's test; `services.version_tests` alone changes it. Stored as its string."""
+
+    WAITING = "waiting"  # the candidate is being validated
+    RUNNING = "running"  # sets are played against the bot's active version
+    FINISHED = "finished"  # a verdict: better, not better or inconclusive
+    CANCELLED = "cancelled"  # stopped first (promoted by hand, retired, nothing to test)
+
+
+class VersionTest(Base):
+    """The sequential test of a candidate version against the version active when it
+    passed validation (`ladder.tournaments.sprt` over duplicate sets, played unranked).
+
+    Its settings are frozen when it starts; `report` and `history` are what the test's
+    core computed from the sets counted so far, kept for pages to read."""
+
+    __tablename__ = "version_tests"
+    __table_args__ = (Index("ix_version_tests_state_created", "state", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE"), unique=True
+    )
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id", ondelete="CASCADE"), index=True)
+    baseline_id: Mapped[int | None] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE")
+    )
+    promote: Mapped[bool] = mapped_column(Boolean, default=True)  # on a `better` verdict
+    state: Mapped[str] = mapped_column(String(12), default=VersionTestState.WAITING)
+    table_size: Mapped[int | None] = mapped_column(Integer)
+    opponents: Mapped[list] = mapped_column(JSON, default=list)  # version ids, cycled
+    s0: Mapped[float] = mapped_column(Float)
+    s1: Mapped[float] = mapped_column(Float)
+    alpha: Mapped[float] = mapped_column(Float)
+    beta: Mapped[float] = mapped_column(Float)
+    max_sets: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    verdict: Mapped[str | None] = mapped_column(String(16))  # once finished
+    note: Mapped[str | None] = mapped_column(Text)  # what happened: promoted, cancelled, why
+    report: Mapped[dict] = mapped_column(JSON, default=dict)  # `SequentialTest.report()`
+    history: Mapped[list] = mapped_column(JSON, default=list)  # [llr, score] after each set
+    void_sets: Mapped[int] = mapped_column(Integer, default=0)  # a match of them failed
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    promoted_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    version: Mapped[BotVersion] = relationship(foreign_keys=[version_id])
+    baseline: Mapped[BotVersion | None] = relationship(foreign_keys=[baseline_id])
+
+    @property
+    def over(self) -> bool:
+        return self.state in (VersionTestState.FINISHED, VersionTestState.CANCELLED)
+
+    def __repr__(self) -> str:
+        return f"VersionTest({self.id}, v={self.version_id}, {self.state}, {self.verdict})"
+
+
+class VersionTestMatch(Base):
+    """Places an unranked Match in a test: (set, rotation). The unique key makes
+    scheduling idempotent, as a tournament's is."""
+
+    __tablename__ = "version_test_matches"
+    __table_args__ = (UniqueConstraint("test_id", "set_no", "rotation"),)
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    test_id: Mapped[int] = mapped_column(
+        ForeignKey("version_tests.id", ondelete="CASCADE"), index=True
+    )
+    set_no: Mapped[int] = mapped_column(Integer)
+    rotation: Mapped[int] = mapped_column(Integer)
+
+    match: Mapped[Match] = relationship()
+
+    def __repr__(self) -> str:
+        where = f"{self.set_no}.{self.rotation}"
+        return f"VersionTestMatch(t={self.test_id}, {where}, match={self.match_id})"
 
 
 def rows_changed(result: Result) -> int:

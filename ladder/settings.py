@@ -205,6 +205,11 @@ class Settings:
     redis_url: str | None = _setting("REDIS_URL", None, _optional_text)
     # Ladder matches the scheduler keeps queued or running, per game.
     ladder_in_flight: int = _setting("LADDER_IN_FLIGHT", 4, _int)
+    # Candidate versions' test matches (`services.version_tests`) queued or running at
+    # once, as a share of the ladder's: TEST_SHARE x LADDER_IN_FLIGHT x games, at least 1.
+    test_share: float = _setting("TEST_SHARE", 0.25, _float)
+    # A candidate's test ends inconclusive after this many sets without a verdict.
+    test_max_sets: int = _setting("TEST_MAX_SETS", 100, _int)
     # Seconds between scheduler runs (Celery beat).
     schedule_every_s: int = _setting("SCHEDULE_EVERY_S", 5, _int)
     # A worker holds a lease on the match it plays, refreshed while it runs;

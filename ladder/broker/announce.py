@@ -15,6 +15,8 @@ and the work waits in the database for the sweep.
   on the tournament queue, then `services.tournaments.advance`.
 - kind "challenge", id = Match.id of a user's challenge: played like a "match",
   on the challenge queue.
+- kind "test", id = Match.id of a candidate version's test match: played like a
+  "match", on the test queue, then `services.version_tests.advance`.
 
 A match stores the queue it was sent to (`Match.queue`), so the sweep that
 announces lost work again sends it back to the same one.
@@ -31,21 +33,25 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 log = logging.getLogger(__name__)
 
-KINDS = ("validate", "match", "tournament", "challenge")
+KINDS = ("validate", "match", "tournament", "challenge", "test")
 # Tournament matches have a queue of their own, so a busy ladder cannot starve a
 # running tournament; so do challenges, so a flood of them cannot starve the ladder
-# or a tournament. `ladder worker` consumes every queue (see cli.processes), taking
-# from each in turn: Redis's round-robin moves the queue it just took from to the
-# back, so each queue with waiting work gets an equal share of the workers.
+# or a tournament; so do candidates' tests, whose matches in flight are capped
+# besides (TEST_SHARE, `services.version_tests`). `ladder worker` consumes every
+# queue (see cli.processes), taking from each in turn: Redis's round-robin moves
+# the queue it just took from to the back, so each queue with waiting work gets an
+# equal share of the workers.
 DEFAULT_QUEUE = "celery"
 TOURNAMENT_QUEUE = "tournaments"
 CHALLENGE_QUEUE = "challenges"
-QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE)
+TEST_QUEUE = "tests"
+QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE, TEST_QUEUE)
 # The kind of match work -> the queue it goes to (and back to, when the sweep resends it).
 MATCH_QUEUES = {
     "match": DEFAULT_QUEUE,
     "tournament": TOURNAMENT_QUEUE,
     "challenge": CHALLENGE_QUEUE,
+    "test": TEST_QUEUE,
 }
 KIND_OF_QUEUE = {queue: kind for kind, queue in MATCH_QUEUES.items()}
 

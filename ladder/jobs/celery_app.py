@@ -26,6 +26,7 @@ from ladder.broker.announce import (
     DEFAULT_QUEUE,
     QUEUES,
     SENDER,
+    TEST_QUEUE,
     TOURNAMENT_QUEUE,
 )
 from ladder.extensions import app_settings
@@ -42,6 +43,7 @@ TASKS = {
     "match": "ladder.play_match",
     "tournament": "ladder.play_tournament_match",
     "challenge": "ladder.play_challenge_match",
+    "test": "ladder.play_test_match",
 }
 EXTENSION = "ladder.broker"  # app.extensions key: the app's store.AppClient
 
@@ -115,6 +117,7 @@ def celery_init_app(app: Flask) -> Celery:
         task_routes={
             TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE},
             TASKS["challenge"]: {"queue": CHALLENGE_QUEUE},
+            TASKS["test"]: {"queue": TEST_QUEUE},
         },
     )
     from ladder.jobs.heartbeat import WorkerHeartbeat

@@ -20,7 +20,13 @@ from collections.abc import Iterable
 from ladder.broker import store as broker
 
 # Work kinds whose marks are one: a match has one message at a time, whichever queue.
-MARK_KIND = {"validate": "validate", "match": "match", "tournament": "match", "challenge": "match"}
+MARK_KIND = {
+    "validate": "validate",
+    "match": "match",
+    "tournament": "match",
+    "challenge": "match",
+    "test": "match",
+}
 CHUNK = 1000  # ids per MGET: one round trip each, never one huge reply
 
 

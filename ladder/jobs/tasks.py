@@ -28,7 +28,7 @@ from ladder.jobs.marks import Marks
 from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots as bot_service
-from ladder.services import playing, retention, scheduler, sweep, validation
+from ladder.services import playing, retention, scheduler, sweep, validation, version_tests
 from ladder.services import tournaments as tournament_service
 from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
 from ladder.transactions import unit_of_work
@@ -115,6 +115,17 @@ def play_challenge_match(match_id: int) -> str:
     return play_match.run(match_id)
 
 
+@shared_task(name="ladder.play_test_match", acks_late=True, **RETRY)
+def play_test_match(match_id: int) -> str:
+    """Play a match of a candidate's test (unranked, like any match otherwise), then count
+    its set and schedule what comes next: more sets, or the verdict."""
+    state = play_match.run(match_id)
+    test_id = version_tests.test_of_match(db.session, match_id)
+    if test_id is not None:
+        version_tests.advance(db.session, app_settings(), test_id)
+    return state
+
+
 @shared_task(name="ladder.schedule", **RETRY)
 def schedule() -> dict:
     """Beat's heartbeat: requeue work of dead workers, then top up every ladder."""
@@ -127,10 +138,11 @@ def schedule() -> dict:
     again = sweep.requeue_stale(db.session, settings, leased, marks.unmarked)
     created = scheduler.schedule_ladder(db.session, settings, random.Random())
     rounds = tournament_service.advance_running(db.session, settings)
-    if created or rounds or any(again.values()):
-        extra = {"new_matches": created, "requeued": again, "tournaments": rounds}
+    tests = version_tests.advance_running(db.session, settings)
+    if created or rounds or tests or any(again.values()):
+        extra = {"new_matches": created, "requeued": again, "tournaments": rounds, "tests": tests}
         log.info("scheduled", extra=extra)
-    return {"created": created, "requeued": again, "tournaments": rounds}
+    return {"created": created, "requeued": again, "tournaments": rounds, "tests": tests}
 
 
 def _always(_kind: str, _ident: int) -> bool:

@@ -12,6 +12,7 @@ from typing import cast
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
+from ladder.broker.announce import TEST_QUEUE
 from ladder.models import (
     SEAT_STATUSES,
     Bot,
@@ -25,6 +26,8 @@ from ladder.models import (
     TournamentMatch,
     User,
     VersionState,
+    VersionTest,
+    VersionTestMatch,
 )
 from ladder.ranking import ratings
 from workers import SeatStatus
@@ -381,19 +384,29 @@ def match_detail(session: Session, match: Match) -> dict:
 
 
 def match_table(session: Session, match: Match, seats: list[dict], house: str) -> dict:
-    """Who made the table: `kind` ("ladder", "challenge" or "tournament", with its
-    `tournament_id`), and `shared_owners`, the owners (house apart) holding two seats or
-    more, which a rated ladder table never seats (`ranking.matchmaking`)."""
+    """Who made the table: `kind` ("ladder", "challenge", "tournament" with its
+    `tournament_id`, or "test" with the `candidate_id` whose test it is), and
+    `shared_owners`, the owners (house apart) holding two seats or more, which a rated
+    ladder table never seats (`ranking.matchmaking`)."""
     tournament_id = session.scalar(
         select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match.id)
     )
+    candidate = None
     if tournament_id is not None:
         kind = "tournament"
+    elif match.queue == TEST_QUEUE:
+        kind = "test"
+        candidate = session.scalar(
+            select(VersionTest.version_id)
+            .join(VersionTestMatch, VersionTestMatch.test_id == VersionTest.id)
+            .where(VersionTestMatch.match_id == match.id)
+        )
     else:
         kind = "challenge" if match.requested_by_id is not None else "ladder"
     seated = Counter(s["owner"] for s in seats if s["owner"] != house)
     return {
         "kind": kind,
         "tournament_id": tournament_id,
+        "candidate_id": candidate,
         "shared_owners": sorted(owner for owner, n in seated.items() if n > 1),
     }

@@ -1,4 +1,8 @@
-"""Bots and their versions: upload, validation state, retirement.
+"""Bots and their versions: upload, validation state, activation, retirement.
+
+An upload marked candidate waits, once validated, in the `candidate` state while
+`services.version_tests` tests it against the version then active; every other
+passing version replaces the active one at once (`activate`).
 
 Commands here flush but do not commit: the caller's unit of work does
 (`ladder.transactions`); `upload_version` alone owns its transactions (every try is
@@ -7,6 +11,7 @@ counted, and committed, before the file is checked).
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from sqlalchemy import func, select, update
@@ -25,6 +30,8 @@ from ladder.models import (
     Rating,
     User,
     VersionState,
+    VersionTest,
+    VersionTestState,
     rows_changed,
     utcnow,
     valid_id,
@@ -33,6 +40,7 @@ from ladder.ranking import ratings
 from ladder.services import storage, throttle
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 from ladder.settings import Settings
+from ladder.tournaments.sprt import Hypotheses
 from ladder.transactions import unit_of_work
 
 UPLOAD_WINDOW = timedelta(hours=1)
@@ -79,8 +87,14 @@ def upload_version(
     name: str,
     filename: str,
     data: bytes,
+    *,
+    candidate: bool = False,
+    promote: bool = True,
 ) -> BotVersion:
     """Store a new version (making the bot on first upload) and queue its validation.
+
+    A `candidate` is tested against the bot's active version once validated, and made
+    active on a `better` verdict if `promote` (`services.version_tests`).
 
     Nothing is stored unless the file passes every check; every try counts toward
     UPLOADS_PER_HOUR all the same. So it owns its transactions (its caller has no unit
@@ -99,7 +113,35 @@ def upload_version(
     except BadUpload as exc:
         raise ServiceError(str(exc)) from None
     with unit_of_work(session):
-        return _store_version(session, settings, user, game, name, filename, data, checked)
+        version = _store_version(session, settings, user, game, name, filename, data, checked)
+        if candidate:
+            _request_test(session, settings, version, promote)
+        return version
+
+
+def _request_test(session: Session, settings: Settings, version: BotVersion, promote: bool):
+    """The candidate's test, waiting for its validation; the hypotheses are the defaults
+    (`tournaments.sprt.Hypotheses`) over at most TEST_MAX_SETS sets."""
+    defaults = Hypotheses()
+    session.add(
+        VersionTest(
+            version_id=version.id,
+            bot_id=version.bot_id,
+            promote=bool(promote),
+            state=VersionTestState.WAITING,
+            s0=defaults.s0,
+            s1=defaults.s1,
+            alpha=defaults.alpha,
+            beta=defaults.beta,
+            max_sets=max(2, settings.test_max_sets),
+            seed=secrets.randbelow(2**31 - 1),
+            opponents=[],
+            report={},
+            history=[],
+            void_sets=0,
+        )
+    )
+    session.flush()
 
 
 def _store_version(
@@ -192,11 +234,10 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
 def finish_validation(
     session: Session, version_id: int, ok: bool, log: str, attempt: int | None = None
 ) -> BotVersion:
-    """Store a validation's verdict; a passing version replaces the bot's active one.
+    """Store a validation's verdict; a passing version replaces the bot's active one
+    (`activate`), but a candidate with an active version to test against: it becomes
+    `candidate` and its test starts (`services.version_tests` plays it).
 
-    The replaced version is retired and keeps its rating history. The new one
-    starts from its predecessor's skill (the latest earlier version with a
-    rating): the same μ, σ widened (`ratings.successor`), and no games of its own.
     A worker passes the `attempt` it claimed: a verdict of an attempt that is over
     (the version was handed out again) is refused with Superseded.
     """
@@ -216,9 +257,45 @@ def finish_validation(
             )
     version.validation_log = log or ""
     version.validated_at = utcnow()
+    test = session.scalar(
+        select(VersionTest).where(
+            VersionTest.version_id == version.id, VersionTest.state == VersionTestState.WAITING
+        )
+    )
     if not ok:
         version.state = VersionState.FAILED
+        if test is not None:
+            _cancel_test(test, "the candidate failed its validation")
         return version
+    if test is not None:
+        baseline = session.scalar(
+            select(BotVersion.id).where(
+                BotVersion.bot_id == version.bot_id, BotVersion.state == VersionState.ACTIVE
+            )
+        )
+        if baseline is not None and version.bot.retired_at is None:
+            version.state = VersionState.CANDIDATE
+            test.baseline_id = baseline
+            test.state = VersionTestState.RUNNING
+            test.started_at = utcnow()
+            return version
+        _cancel_test(test, "nothing to test against: the bot had no active version")
+    return activate(session, version)
+
+
+def _cancel_test(test: VersionTest, why: str) -> None:
+    test.state = VersionTestState.CANCELLED
+    test.note = why
+    test.finished_at = utcnow()
+
+
+def activate(session: Session, version: BotVersion) -> BotVersion:
+    """Put a validated version on the ladder in place of the bot's active one.
+
+    The replaced version is retired and keeps its rating history. The new one
+    starts from its predecessor's skill (the latest earlier version with a
+    rating): the same μ, σ widened (`ratings.successor`), and no games of its own.
+    """
     newer_active = session.scalar(
         select(BotVersion.id).where(
             BotVersion.bot_id == version.bot_id,
@@ -268,6 +345,12 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
     if bot.retired_at is not None:
         raise Conflict("the bot is already retired")
     bot.retired_at = utcnow()
+    for test in session.scalars(
+        select(VersionTest).where(
+            VersionTest.bot_id == bot.id, VersionTest.state == VersionTestState.WAITING
+        )
+    ):  # a running test sees its candidate retired and ends (`version_tests.advance`)
+        _cancel_test(test, "the bot was retired")
     session.execute(
         update(BotVersion)
         .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_VERSION_STATES))

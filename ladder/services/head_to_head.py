@@ -14,6 +14,7 @@ from collections import Counter
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from ladder.broker.announce import TEST_QUEUE
 from ladder.models import HeadToHead, Match
 
 COUNTS = ("met", "ahead", "behind", "tied")
@@ -40,7 +41,10 @@ def pairs(ranked: list[tuple[int, int]]) -> dict[tuple[int, int], Counter]:
 
 def count_match(session: Session, match: Match) -> None:
     """Add a just-recorded match to the head-to-head rows of the bots it seated: one
-    statement, whatever the table size."""
+    statement, whatever the table size. A candidate's test match is not counted: it is
+    an experiment of its owner's, not a meeting on the ladder."""
+    if match.queue == TEST_QUEUE:
+        return
     ranked = [(s.version.bot_id, s.rank) for s in match.seats if s.rank is not None]
     rows = [
         {"bot_id": bot, "opponent_id": opponent, **{name: tally[name] for name in COUNTS}}

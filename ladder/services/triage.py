@@ -3,9 +3,10 @@
 After a ladder (ranked) match is recorded, each version that faulted in it is
 checked: if its last PAUSE_AFTER_FAULTS ladder matches all faulted, it leaves
 matchmaking with the reason on its page and in the API, until its owner
-resumes it. A match in which every seat faulted does not count either way:
-that is most likely the host, not the bots (and infrastructure errors never
-finish a match at all). 0 turns triage off.
+resumes it. A candidate is checked alike over its test matches: paused, its test
+plays no new set (`services.version_tests`). A match in which every seat faulted
+does not count either way: that is most likely the host, not the bots (and
+infrastructure errors never finish a match at all). 0 turns triage off.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import Counter
 from sqlalchemy import and_, exists, select
 from sqlalchemy.orm import Session, aliased
 
+from ladder.broker.announce import TEST_QUEUE
 from ladder.errors import Conflict, Forbidden, NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
 from ladder.settings import Settings
@@ -30,7 +32,9 @@ def pause_after(settings: Settings) -> int:
 
 def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> list[tuple]:
     """(match id, status, error) of the version's last `count` counted ladder matches,
-    newest first: finished, ranked, after its last resume, with some seat ok."""
+    newest first: finished, ranked (a candidate's: its test matches), after its last
+    resume, with some seat ok."""
+    candidate = version.state == VersionState.CANDIDATE
     other = aliased(MatchSeat)
     someone_ok = exists().where(and_(other.match_id == Match.id, other.status == SeatStatus.OK))
     query = (
@@ -39,7 +43,7 @@ def recent_ladder_seats(session: Session, version: BotVersion, count: int) -> li
         .where(
             MatchSeat.version_id == version.id,
             Match.state == MatchState.FINISHED,
-            Match.ranked.is_(True),
+            Match.queue == TEST_QUEUE if candidate else Match.ranked.is_(True),
             someone_ok,
         )
         .order_by(Match.finished_at.desc(), Match.id.desc())
@@ -54,14 +58,15 @@ def check(session: Session, settings: Settings, match: Match) -> list[int]:
     """Pause every version of `match` whose last ladder matches all faulted (in the
     caller's transaction); the ids of the versions paused."""
     count = pause_after(settings)
-    if count == 0 or not match.ranked:
+    tested = match.queue == TEST_QUEUE
+    if count == 0 or not (match.ranked or tested):
         return []
     paused = []
     for seat in match.seats:
         version = seat.version
         if seat.status in (None, SeatStatus.OK) or version.paused_at is not None:
             continue
-        if version.state != VersionState.ACTIVE:
+        if version.state != (VersionState.CANDIDATE if tested else VersionState.ACTIVE):
             continue
         recent = recent_ladder_seats(session, version, count)
         if len(recent) < count or any(status == SeatStatus.OK for _, status, _ in recent):
@@ -72,7 +77,7 @@ def check(session: Session, settings: Settings, match: Match) -> list[int]:
         because = f": {last_error}" if last_error else ""
         version.paused_at = utcnow()
         version.paused_reason = (
-            f"its last {count} ladder matches all faulted ({summary});"
+            f"its last {count} {'test' if tested else 'ladder'} matches all faulted ({summary});"
             f" the last, match {last_id}, {last_status}{because}"
         )[:500]
         paused.append(version.id)

@@ -151,6 +151,16 @@ def _upload(settings: Settings) -> dict:
                 **binary("application/octet-stream"),
                 "description": "a file part: .py, or .zip with bot.py at its root",
             },
+            "candidate": {
+                **ref("Flag"),
+                "description": "true: once validated, test it against the bot's active"
+                " version (getVersionTest) instead of replacing that at once",
+            },
+            "promote": {
+                **ref("Flag"),
+                "description": "a candidate's: make it active on a `better` verdict"
+                " (default true), or only report",
+            },
         },
     }
     return {
@@ -365,6 +375,31 @@ def document(games: list[str], settings: Settings) -> dict:
             "responses": {
                 "200": _json("Version", "resumed"),
                 **_errors(401, 403, 404, 409, e409="the version is not paused"),
+            },
+        }
+    }
+    paths["/versions/{version_id}/test"] = {
+        "get": {
+            "operationId": "getVersionTest",
+            "summary": "A candidate version's test against the active one, as it stands",
+            "description": "Sets and matches counted, the LLR with its bounds after each set,"
+            " the mean set score with a 95 % interval, and the verdict once it is over.",
+            "parameters": [_path_id("version_id")],
+            "responses": {
+                "200": _json("VersionTest", "the test"),
+                **_errors(404, e404="no such version, or it is not a candidate"),
+            },
+        }
+    }
+    paths["/versions/{version_id}/promote"] = {
+        "post": {
+            "operationId": "promoteVersion",
+            "summary": "Make a candidate the bot's active version (its owner only)",
+            "parameters": [_path_id("version_id")],
+            "security": BEARER,
+            "responses": {
+                "200": _json("Version", "now active"),
+                **_errors(401, 403, 404, 409, e409="not a candidate, or a newer version is active"),
             },
         }
     }

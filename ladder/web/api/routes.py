@@ -13,13 +13,14 @@ from typing import cast
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 import engine
-from ladder.errors import ServiceError
+from ladder.errors import NotFound, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
-from ladder.services import accounts, bots, matches, triage, viewer
+from ladder.queries import version_tests as test_queries
+from ladder.services import accounts, bots, matches, triage, version_tests, viewer
 from ladder.services.bots import check_game
 from ladder.transactions import unit_of_work
 from ladder.web.api.openapi import document
@@ -132,6 +133,24 @@ def resume_version(version_id: int):
     return jsonify(queries.version_summary(resumed, True))
 
 
+@bp.get("/versions/<id:version_id>/test")
+def version_test(version_id: int):
+    """A candidate's test as it stands: sets, LLR and bounds, score, verdict (public)."""
+    found = test_queries.test_of_version(db.session, version_id)
+    if found is None:
+        raise NotFound(f"version {version_id} is not a candidate: it has no test")
+    return jsonify(test_queries.test_detail(db.session, found))
+
+
+@bp.post("/versions/<id:version_id>/promote")
+def promote_version(version_id: int):
+    """Make a candidate the bot's active version, whatever its test says (owner's token)."""
+    user = _required_user()
+    with unit_of_work(db.session):
+        test = version_tests.promote(db.session, user, version_id)
+    return jsonify(queries.version_summary(test.version, True))
+
+
 @bp.get("/bots/<id:bot_id>/replays")
 def bot_replays(bot_id: int):
     """The bot's replays as one zip, streamed (filters: version, since, limit)."""
@@ -186,8 +205,32 @@ def upload():
         request.form.get("name", ""),
         upload.filename or "",
         data,
+        candidate=_flag("candidate", False),
+        promote=_flag("promote", True),
     )
     return jsonify(queries.version_summary(created, True)), 201
+
+
+FLAGS = {
+    "true": True,
+    "1": True,
+    "yes": True,
+    "on": True,
+    "false": False,
+    "0": False,
+    "no": False,
+    "off": False,
+}
+
+
+def _flag(name: str, default: bool) -> bool:
+    """A yes/no form field (`true` or `false`; absent: `default`)."""
+    raw = request.form.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() not in FLAGS:
+        raise ServiceError(f"{name} is true or false, not {raw[:20]!r}")
+    return FLAGS[raw.lower()]
 
 
 @bp.get("/matches")

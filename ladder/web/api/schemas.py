@@ -7,8 +7,15 @@ one type for it (`GameName`, not a `LeaderboardGame` beside a `ListMatchesGame`)
 
 from __future__ import annotations
 
-from ladder.models import SEAT_STATUSES, MatchState, TournamentState, VersionState
+from ladder.models import (
+    SEAT_STATUSES,
+    MatchState,
+    TournamentState,
+    VersionState,
+    VersionTestState,
+)
 from ladder.tournaments.model import FORMATS
+from ladder.tournaments.sprt import BETTER, INCONCLUSIVE, NOT_BETTER
 
 # What an uploaded file is stored as (services.uploads.check_bot_file): a module or a zip.
 VERSION_KINDS = ("py", "zip")
@@ -69,6 +76,9 @@ def enums(games: list[str]) -> dict:
             "description": "py: one module; zip: bot.py at its root with helpers",
         },
         "TournamentState": {"type": "string", "enum": [s.value for s in TournamentState]},
+        "TestState": {"type": "string", "enum": [s.value for s in VersionTestState]},
+        "TestVerdict": {"type": "string", "enum": [BETTER, NOT_BETTER, INCONCLUSIVE]},
+        "Flag": {"type": "string", "enum": ["true", "false"], "description": "yes or no"},
         "TournamentFormat": {"type": "string", "enum": list(FORMATS)},
     }
 
@@ -154,6 +164,68 @@ LADDER = {
             },
         },
         optional=("validation_log",),
+    ),
+    "VersionRef": obj(
+        {"id": ID, "number": {"type": "integer", "minimum": 1}, "label": {"type": "string"}}
+    ),
+    "VersionTest": obj(
+        {
+            "id": ID,
+            "version_id": ID,
+            "version": ref("VersionRef"),
+            "baseline_id": nullable("integer", minimum=1),
+            "baseline": maybe("VersionRef"),
+            "state": ref("TestState"),
+            "verdict": {
+                "oneOf": [{"type": "null"}, ref("TestVerdict")],
+                "description": "set once the test is over (null if it was cancelled)",
+            },
+            "promote": {"type": "boolean", "description": "made active on `better`"},
+            "paused": {"type": "boolean", "description": "crash triage paused the candidate"},
+            "table_size": nullable("integer", minimum=2),
+            "opponents": {"type": "array", "items": ID, "description": "version ids, cycled"},
+            "hypotheses": obj(
+                {
+                    "s0": {"type": "number"},
+                    "s1": {"type": "number"},
+                    "alpha": {"type": "number"},
+                    "beta": {"type": "number"},
+                    "max_sets": {"type": "integer", "minimum": 2},
+                }
+            ),
+            "sets": {"type": "integer", "minimum": 0, "description": "sets counted"},
+            "matches": {"type": "integer", "minimum": 0, "description": "in the sets counted"},
+            "in_flight": {"type": "integer", "minimum": 0},
+            "void_sets": {"type": "integer", "minimum": 0},
+            "llr": {"type": "number"},
+            "bounds": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+            "score": nullable("number", minimum=0, maximum=1),
+            "interval": {
+                "oneOf": [
+                    {"type": "null"},
+                    {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+                ]
+            },
+            "mean_rank": obj({"new": nullable("number"), "old": nullable("number")}),
+            "faults": obj(
+                {"new": {"type": "integer", "minimum": 0}, "old": {"type": "integer", "minimum": 0}}
+            ),
+            "history": {
+                "type": "array",
+                "items": obj(
+                    {
+                        "set": {"type": "integer", "minimum": 1},
+                        "llr": {"type": "number"},
+                        "score": {"type": "number"},
+                    }
+                ),
+            },
+            "note": nullable("string"),
+            "created_at": {"type": "string", "format": "date-time"},
+            "started_at": TIME,
+            "finished_at": TIME,
+            "promoted_at": TIME,
+        }
     ),
     "Bot": obj(
         {

@@ -92,3 +92,29 @@ def sparkline_points(history: list[dict], width: int = 600, height: int = 120) -
         f"{round(i * step, 1)},{round(height - 5 - (skill - low) * inner / span, 1)}"
         for i, skill in enumerate(skills)
     )
+
+
+def llr_chart(history: list[dict], bounds: list[float], width: int = 600, height: int = 160):
+    """The test page's chart, drawn on the server: the LLR after each set as a polyline
+    between the two bounds (the band the test runs in), set 0 at LLR 0 on the left.
+
+    Returns the points, the y of each bound and of zero, and the scale's ends."""
+    lower, upper = bounds
+    values = [0.0, *(h["llr"] for h in history)]
+    low, high = min(lower, *values), max(upper, *values)
+    span = (high - low) or 1.0
+    inner = height - 10
+
+    def y(value: float) -> float:
+        return round(height - 5 - (value - low) * inner / span, 1)
+
+    step = width / max(len(values) - 1, 1)
+    points = " ".join(f"{round(i * step, 1)},{y(v)}" for i, v in enumerate(values))
+    return {
+        "points": points,
+        "upper": y(upper),
+        "lower": y(lower),
+        "zero": y(0.0),
+        "width": width,
+        "height": height,
+    }

@@ -21,16 +21,17 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 import engine
-from ladder.errors import Forbidden, ServiceError
+from ladder.errors import Forbidden, NotFound, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
-from ladder.models import Bot, active_version, valid_id
+from ladder.models import Bot, VersionState, active_version, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import tournaments as tournament_queries
-from ladder.services import bots, triage
+from ladder.queries import version_tests as test_queries
+from ladder.services import bots, triage, version_tests
 from ladder.transactions import unit_of_work
 from ladder.web.boards import charts
-from ladder.web.bots.forms import ResumeForm, RetireForm, UploadForm
+from ladder.web.bots.forms import PromoteForm, ResumeForm, RetireForm, UploadForm
 from ladder.web.cache import shared_page
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
@@ -65,12 +66,15 @@ def upload():
                 form.name.data,
                 form.file.data.filename or "",
                 data,
+                candidate=form.candidate.data,
+                promote=form.promote.data,
             )
         except ServiceError as exc:
             form.file.errors.append(str(exc))
             status, headers = exc.status, getattr(exc, "headers", {})
         else:
-            flash(f"Uploaded {version.label}; it waits for validation.")
+            then = " and its test against the active version" if form.candidate.data else ""
+            flash(f"Uploaded {version.label}; it waits for validation{then}.")
             return redirect(url_for("bots.bot", bot_id=version.bot_id))
     elif form.is_submitted():
         status = 400
@@ -116,7 +120,39 @@ def bot(bot_id: int):
         resume_form=ResumeForm() if owner_view else None,
         challenge=challenge,
         entered=tournament_queries.bot_tournaments(db.session, bot_id),
+        tests=test_queries.bot_tests(db.session, bot_id),
     )
+
+
+@bp.get("/versions/<id:version_id>/test")
+@shared_page  # an anonymous visitor's page; the owner's carries the promote button
+def version_test(version_id: int):
+    """A candidate's test as it stands; the page refreshes itself while the test runs."""
+    found = test_queries.test_of_version(db.session, version_id)
+    if found is None:
+        raise NotFound(f"version {version_id} is not a candidate: it has no test")
+    version = found.version
+    owner_view = current_user.is_authenticated and current_user.id == version.bot.owner_id
+    detail = test_queries.test_detail(db.session, found)
+    can_promote = owner_view and version.state == VersionState.CANDIDATE
+    return render_template(
+        "bots/test.html",
+        test=detail,
+        bot=version.bot,
+        candidate=version,
+        chart=charts.llr_chart(detail["history"], detail["bounds"]),
+        promote_form=PromoteForm() if can_promote else None,
+    )
+
+
+@bp.post("/versions/<id:version_id>/promote")
+@login_required
+def promote(version_id: int):
+    """Make a candidate the active version by hand (its owner only), whatever its test."""
+    with unit_of_work(db.session):  # CSRF checked app-wide
+        test = version_tests.promote(db.session, current_user, version_id)
+    flash(f"{test.version.label} is now the active version.")
+    return redirect(url_for("bots.bot", bot_id=test.bot_id))
 
 
 @bp.route("/bots/<id:bot_id>/retire", methods=["GET", "POST"])

@@ -12,6 +12,7 @@ from ladder.models import (
     MatchSeat,
     MatchState,
     VersionState,
+    VersionTestState,
 )
 from ladder.services import matches
 from ladder.web.api.schemas import enums
@@ -24,12 +25,14 @@ def test_states_are_stored_as_the_strings_the_database_already_holds():
         "pending",
         "validating",
         "active",
+        "candidate",
         "failed",
         "retired",
     ]
     assert [s.value for s in MatchState] == ["queued", "running", "finished", "failed"]
     assert IN_FLIGHT == ("queued", "running")
-    assert LIVE_VERSION_STATES == ("pending", "validating", "active")
+    assert LIVE_VERSION_STATES == ("pending", "validating", "active", "candidate")
+    assert [s.value for s in VersionTestState] == ["waiting", "running", "finished", "cancelled"]
 
 
 def test_a_state_read_back_from_the_database_equals_its_member(session, config, toy_game):

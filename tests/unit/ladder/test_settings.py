@@ -42,6 +42,8 @@ DEFAULTS = {
     "OPEN_PLAY_TAU": 0.05,
     "REDIS_URL": None,
     "LADDER_IN_FLIGHT": 4,
+    "TEST_SHARE": 0.25,
+    "TEST_MAX_SETS": 100,
     "SCHEDULE_EVERY_S": 5,
     "LEASE_S": 30,
     "REQUEUE_AFTER_S": 300,

@@ -59,6 +59,8 @@ OWNERS = {
     " sends what it announces",
     ("tournaments", "advance"): "called by tasks and beat; the loser of two workers racing"
     " for a round's slots ends only its own transaction",
+    ("version_tests", "advance"): "called by tasks and beat, like a tournament's: the site's"
+    " share of test matches is counted under a lock held to its commit",
 }
 
 TRANSACTIONAL = {"commit", "rollback"}
