@@ -132,7 +132,10 @@ def version_summary(version: BotVersion, owner_view: bool) -> dict:
 def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
     """Per version of these bots: finished matches by seat status, and the last fault
     (match, seat, status, reason), for the bot pages' version tables; and the ranked
-    seats, wins and sum of ranks that `bot_record` adds up."""
+    seats, wins and sum of ranks that `bot_record` adds up. A candidate's test matches
+    are not counted (two versions of the bot sit at each; its test page has them), but
+    a fault in one is still the last fault."""
+    tests = select(VersionTestMatch.match_id)
     counts = session.execute(
         select(
             MatchSeat.version_id,
@@ -143,7 +146,11 @@ def version_faults(session: Session, *bot_ids: int) -> dict[int, dict]:
             func.coalesce(func.sum(MatchSeat.rank), 0),
         )
         .join(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .where(BotVersion.bot_id.in_(bot_ids), MatchSeat.status.is_not(None))
+        .where(
+            BotVersion.bot_id.in_(bot_ids),
+            MatchSeat.status.is_not(None),
+            MatchSeat.match_id.not_in(tests),
+        )
         .group_by(MatchSeat.version_id, MatchSeat.status)
     ).all()
     out: dict[int, dict] = {}
