@@ -19,8 +19,9 @@ What tests may take from the workers: TEST_SHARE x LADDER_IN_FLIGHT x games test
 matches queued or running at once over the whole site (at least one), counted under
 one lock, and at most SETS_AHEAD sets of one test under way, so tests share that room
 and the ladder, topped up on its own queue, never waits for them. A set with a match
-that failed (not a bot's fault) is void and replaced; MAX_VOID_SETS of them end the
-test. A candidate paused by crash triage plays no new set until its owner resumes it.
+that failed (not a bot's fault), or whose outcome was void, is void and replaced;
+MAX_VOID_SETS of them end the test. A candidate paused by crash triage plays no new
+set until its owner resumes it.
 
 `advance` (and `advance_running`) own their transactions, as `tournaments.advance`
 does; `promote` flushes for its caller's unit.
@@ -225,8 +226,8 @@ def _count(
         matches = [m for m in found if m is not None and m.over]
         if len(matches) < len(found):
             break
-        if any(m.state == MatchState.FAILED for m in matches):
-            voids += 1
+        if any(m.state == MatchState.FAILED or m.unrated_reason for m in matches):
+            voids += 1  # failed, or its outcome void (every seat faulted alike: the host)
         else:
             core.add(plan, [cast(Result, result_of(m)) for m in matches])  # all finished
         index += 1

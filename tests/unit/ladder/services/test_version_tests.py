@@ -214,25 +214,38 @@ def test_retiring_the_bot_stops_its_test_and_fails_what_is_queued(session, confi
 
 
 def test_a_failed_match_voids_its_set_and_the_test_goes_on(session, config, alice, house):
+    config.update({"TEST_SHARE": 1.0})  # room for both sets under way at once
     make_active_bot(session, config, alice)
     candidate = upload_candidate(session, config, alice)
     test = session.scalar(select(VersionTest).where(VersionTest.version_id == candidate.id))
     version_tests.advance(session, config, test.id)
-    first = matches_of(session, test.id)[0]
+    placed = session.execute(
+        select(VersionTestMatch.set_no, Match)
+        .join(Match, Match.id == VersionTestMatch.match_id)
+        .where(VersionTestMatch.test_id == test.id)
+    ).all()
+    first = next(m for set_no, m in placed if set_no == 0)
+    second = next(m for set_no, m in placed if set_no == 1)
     matches.fail_match(session, first.id, "the host died")
+    void = outcome_for(second, list(range(1, second.players + 1)), ["killed"] * second.players)
+    void.update(rated=False, unrated_reason="every seat was killed: the host ran out of memory")
+    matches.record_match(session, config, second.id, void)
     session.commit()
     test = play_test(session, config, test.id, new_wins=True)
-    assert test.void_sets == 1 and test.verdict == BETTER
+    assert test.void_sets == 2 and test.verdict == BETTER
+    assert test.report["faults"] == {"new": 0, "old": 0}  # the void set counts no fault
     by_set: dict[int, set] = {}
-    for set_no, state in session.execute(
-        select(VersionTestMatch.set_no, Match.state)
+    for set_no, state, void in session.execute(
+        select(VersionTestMatch.set_no, Match.state, Match.unrated_reason)
         .join(Match, Match.id == VersionTestMatch.match_id)
         .where(VersionTestMatch.test_id == test.id)
     ):
-        by_set.setdefault(set_no, set()).add(state)
+        by_set.setdefault(set_no, set()).add("void" if void else state)
     played = [n for n, states in by_set.items() if states == {MatchState.FINISHED}]
-    # Set 0 was void and replaced; a set begun past the verdict is played but not counted.
-    assert 0 not in played and test.report["sets"] <= len(played) <= test.report["sets"] + 1
+    # Sets 0 and 1 were void and replaced; a set begun past the verdict is played but not
+    # counted.
+    assert 0 not in played and 1 not in played
+    assert test.report["sets"] <= len(played) <= test.report["sets"] + 1
 
 
 def test_a_candidate_that_faults_every_test_match_is_paused(session, config, alice, house):
