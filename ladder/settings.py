@@ -205,8 +205,9 @@ class Settings:
     redis_url: str | None = _setting("REDIS_URL", None, _optional_text)
     # Ladder matches the scheduler keeps queued or running, per game.
     ladder_in_flight: int = _setting("LADDER_IN_FLIGHT", 4, _int)
-    # Candidate versions' test matches (`services.version_tests`) queued or running at
-    # once, as a share of the ladder's: TEST_SHARE x LADDER_IN_FLIGHT x games, at least 1.
+    # Candidate versions' tests (`services.version_tests`) take at most this share of the
+    # workers' play time while ladder matches wait (over the last 10 minutes), and have at
+    # most TEST_SHARE x LADDER_IN_FLIGHT x games matches in flight (at least 1).
     test_share: float = _setting("TEST_SHARE", 0.25, _float)
     # A candidate's test ends inconclusive after this many sets without a verdict.
     test_max_sets: int = _setting("TEST_MAX_SETS", 100, _int)

@@ -15,10 +15,12 @@ the test at a verdict or at `max_sets`: on `better`, with `promote` chosen, the
 candidate replaces the active version (`bots.activate`). A worker calls it after
 each test match, and beat for every running test, so a lost call only delays.
 
-What tests may take from the workers: TEST_SHARE x LADDER_IN_FLIGHT x games test
-matches queued or running at once over the whole site (at least one), counted under
-one lock, and at most SETS_AHEAD sets of one test under way, so tests share that room
-and the ladder, topped up on its own queue, never waits for them. A set with a match
+What tests may take from the workers, TEST_SHARE of their time: while a ladder match
+waits for a worker, no test match is queued once test matches took TEST_SHARE of the
+time matches were played in the last SHARE_WINDOW_S (an idle ladder leaves the workers
+to the tests); and never more than TEST_SHARE x LADDER_IN_FLIGHT x games test matches
+queued or running at once (at least one), counted under one lock, with at most
+SETS_AHEAD sets of one test under way, so tests share that room. A set with a match
 that failed (not a bot's fault), or whose outcome was void, is void and replaced;
 MAX_VOID_SETS of them end the test. A candidate paused by crash triage plays no new
 set until its owner resumes it.
@@ -32,9 +34,10 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -78,6 +81,7 @@ log = logging.getLogger(__name__)
 SETS_AHEAD = 2  # sets of one test under way at once: the next is queued as one ends
 MAX_VOID_SETS = 5  # sets voided by failed matches before the test gives up
 HOUSE_OPPONENTS = ("greedy", "search")  # the house bots a test seats beside NEW and OLD
+SHARE_WINDOW_S = 600  # the recent play time tests' share of it is measured over
 RECENT_TABLES = 1000  # ladder matches read for the game's most common table size
 STOPPED = "the test stopped before this match was played"
 
@@ -99,6 +103,40 @@ def share(settings: Settings) -> int:
     """Test matches the site keeps in flight at most (TEST_SHARE of the ladder's)."""
     ladder = settings.ladder_in_flight * len(engine.game_names())
     return max(1, int(settings.test_share * ladder))
+
+
+def over_time_share(session: Session, settings: Settings, now: datetime) -> bool:
+    """Whether tests must wait: a ladder match is waiting for a worker, and test matches
+    took TEST_SHARE or more of the time matches were played in the last SHARE_WINDOW_S
+    (running ones counted to `now`). An idle ladder leaves its workers to the tests."""
+    waiting = session.scalar(
+        select(Match.id).where(Match.state == MatchState.QUEUED, Match.ranked.is_(True)).limit(1)
+    )
+    if waiting is None:
+        return False
+    since = now - timedelta(seconds=SHARE_WINDOW_S)
+    end = func.coalesce(Match.finished_at, now)
+    took = _seconds_between(session, Match.started_at, end)
+    rows = session.execute(
+        select(Match.queue, func.sum(took))
+        .where(
+            Match.game.in_(engine.game_names()),  # the (game, finished_at) index
+            Match.started_at.is_not(None),
+            or_(Match.finished_at >= since, Match.state == MatchState.RUNNING),
+        )
+        .group_by(Match.queue)
+    )
+    by_queue = {queue: float(seconds or 0.0) for queue, seconds in rows}
+    tests = by_queue.get(TEST_QUEUE, 0.0)
+    total = sum(by_queue.values())
+    return total > 0 and tests >= settings.test_share * total
+
+
+def _seconds_between(session: Session, start, end):
+    """`end - start` in seconds, in the database's own arithmetic."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.extract("epoch", end - start)
+    return (func.julianday(end) - func.julianday(start)) * 86400.0
 
 
 def hypotheses(test: VersionTest) -> Hypotheses:
@@ -258,6 +296,8 @@ def _schedule(
         select(func.count(Match.id)).where(Match.queue == TEST_QUEUE, Match.state.in_(IN_FLIGHT))
     )
     room = share(settings) - (in_flight or 0)
+    if room > 0 and over_time_share(session, settings, utcnow()):
+        return []
     labels = _labels(test)
     created: list[int] = []
     for plan in plans:

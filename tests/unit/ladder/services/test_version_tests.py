@@ -4,6 +4,8 @@ real database of each kind, no worker: the matches are recorded by hand)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import func, select
 
@@ -19,6 +21,7 @@ from ladder.models import (
     VersionTest,
     VersionTestMatch,
     VersionTestState,
+    utcnow,
 )
 from ladder.services import bots, matches, triage, version_tests
 from ladder.tournaments.sprt import BETTER, NOT_BETTER
@@ -270,3 +273,44 @@ def test_a_candidate_that_faults_every_test_match_is_paused(session, config, ali
     triage.resume(session, alice, candidate.id)
     session.commit()
     assert version_tests.advance(session, config, test.id)
+
+
+def test_tests_wait_while_the_ladder_waits_and_they_had_their_share_of_time(
+    session, config, alice, bob, house
+):
+    """TEST_SHARE of the play time: measured over the last SHARE_WINDOW_S from the
+    matches' own start and finish times, in each database's arithmetic."""
+    config.update({"TEST_SHARE": 0.25})
+    old = make_active_bot(session, config, alice)
+    other = make_active_bot(session, config, bob, name="c")
+    candidate = upload_candidate(session, config, alice)
+    now = utcnow()
+
+    def played(queue: str, seconds: float, ranked: bool, state=MatchState.FINISHED):
+        match = matches.create_match(
+            session, config, "toyrace", [old.id, other.id], ranked=ranked, active_only=False
+        )
+        match.queue, match.state = queue, state
+        match.started_at = now - timedelta(seconds=seconds + 5)
+        match.finished_at = None if state == MatchState.RUNNING else now - timedelta(seconds=5)
+        session.commit()
+        return match
+
+    played("celery", 30, ranked=True)
+    played(TEST_QUEUE, 40, ranked=False, state=MatchState.RUNNING)  # 40 of 70 s so far
+    # The ladder idle: the tests may have the workers.
+    assert not version_tests.over_time_share(session, config, now)
+    waiting = matches.create_match(session, config, "toyrace", [old.id, other.id], ranked=True)
+    session.commit()
+    # A ladder match waits, and tests took 57 % of the time: they wait too.
+    assert version_tests.over_time_share(session, config, now)
+    test_id = session.scalar(select(VersionTest.id).where(VersionTest.version_id == candidate.id))
+    assert version_tests.advance(session, config, test_id) == []
+    # Two more minutes of ladder play bring the tests to 40 / 190 s = 21 %: they go on.
+    played("celery", 120, ranked=True)
+    assert not version_tests.over_time_share(session, config, now)
+    assert version_tests.advance(session, config, test_id)
+    # Play older than the window is forgotten: later, only the test still running counts.
+    later = now + timedelta(seconds=version_tests.SHARE_WINDOW_S + 60)
+    assert waiting.state == MatchState.QUEUED
+    assert version_tests.over_time_share(session, config, later)
