@@ -15,15 +15,15 @@ the test at a verdict or at `max_sets`: on `better`, with `promote` chosen, the
 candidate replaces the active version (`bots.activate`). A worker calls it after
 each test match, and beat for every running test, so a lost call only delays.
 
-What tests may take from the workers, TEST_SHARE of their time: while a ladder match
-waits for a worker, no test match is queued once test matches took TEST_SHARE of the
-time matches were played in the last SHARE_WINDOW_S (an idle ladder leaves the workers
-to the tests); and never more than TEST_SHARE x LADDER_IN_FLIGHT x games test matches
-queued or running at once (at least one), counted under one lock, with at most
-SETS_AHEAD sets of one test under way, so tests share that room. A set with a match
-that failed (not a bot's fault), or whose outcome was void, is void and replaced;
-MAX_VOID_SETS of them end the test. A candidate paused by crash triage plays no new
-set until its owner resumes it.
+What tests may take from the workers, TEST_SHARE of their time: while a ladder
+match waits for a worker, no test match is queued once test matches took more than
+TEST_SHARE of the time matches were played in the last SHARE_WINDOW_S (an idle
+ladder leaves the workers to the tests); and never more than TEST_SHARE x
+LADDER_IN_FLIGHT x games test matches are queued or running at once (at least one),
+counted under one lock, with at most SETS_AHEAD sets of one test under way, so tests
+share that room. A set with a match that failed (not a bot's fault), or whose
+outcome was void, is void and replaced; MAX_VOID_SETS of them end the test. A
+candidate paused by crash triage plays no new set until its owner resumes it.
 
 `advance` (and `advance_running`) own their transactions, as `tournaments.advance`
 does; `promote` flushes for its caller's unit.
@@ -107,7 +107,7 @@ def share(settings: Settings) -> int:
 
 def over_time_share(session: Session, settings: Settings, now: datetime) -> bool:
     """Whether tests must wait: a ladder match is waiting for a worker, and test matches
-    took TEST_SHARE or more of the time matches were played in the last SHARE_WINDOW_S
+    took more than TEST_SHARE of the time matches were played in the last SHARE_WINDOW_S
     (running ones counted to `now`). An idle ladder leaves its workers to the tests."""
     waiting = session.scalar(
         select(Match.id).where(Match.state == MatchState.QUEUED, Match.ranked.is_(True)).limit(1)
@@ -129,7 +129,7 @@ def over_time_share(session: Session, settings: Settings, now: datetime) -> bool
     by_queue = {queue: float(seconds or 0.0) for queue, seconds in rows}
     tests = by_queue.get(TEST_QUEUE, 0.0)
     total = sum(by_queue.values())
-    return total > 0 and tests >= settings.test_share * total
+    return total > 0 and tests > settings.test_share * total
 
 
 def _seconds_between(session: Session, start, end):
