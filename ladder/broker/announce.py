@@ -45,7 +45,11 @@ DEFAULT_QUEUE = "celery"
 TOURNAMENT_QUEUE = "tournaments"
 CHALLENGE_QUEUE = "challenges"
 TEST_QUEUE = "tests"
-QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE, TEST_QUEUE)
+# Beat's periodic tasks (the scheduler, the replay prune) have one too: quick as they
+# are, on the ladder's queue they would take its turns while the workers are busy
+# (one message a turn), and a ladder match would wait behind them.
+BEAT_QUEUE = "beat"
+QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE, TEST_QUEUE, BEAT_QUEUE)
 # The kind of match work -> the queue it goes to (and back to, when the sweep resends it).
 MATCH_QUEUES = {
     "match": DEFAULT_QUEUE,

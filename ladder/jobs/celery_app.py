@@ -22,6 +22,7 @@ from kombu.exceptions import OperationalError as BrokerDown
 
 from ladder.broker import store
 from ladder.broker.announce import (
+    BEAT_QUEUE,
     CHALLENGE_QUEUE,
     DEFAULT_QUEUE,
     QUEUES,
@@ -118,6 +119,8 @@ def celery_init_app(app: Flask) -> Celery:
             TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE},
             TASKS["challenge"]: {"queue": CHALLENGE_QUEUE},
             TASKS["test"]: {"queue": TEST_QUEUE},
+            "ladder.schedule": {"queue": BEAT_QUEUE},
+            "ladder.prune_replays": {"queue": BEAT_QUEUE},
         },
     )
     from ladder.jobs.heartbeat import WorkerHeartbeat

@@ -145,7 +145,10 @@ def test_challenges_go_to_a_queue_of_their_own(app, session, config, alice, bots
     assert celery.amqp.router.route({}, celery_app.TASKS["match"])["queue"].name == "celery"
     assert "ladder.play_challenge_match" in celery.tasks
     queues = worker_command(1)[worker_command(1).index("--queues") + 1].split(",")
-    assert sorted(queues) == ["celery", "challenges", "tests", "tournaments"]
+    assert sorted(queues) == ["beat", "celery", "challenges", "tests", "tournaments"]
+    # Beat's quick periodic tasks never take the ladder queue's turns.
+    for task in ("ladder.schedule", "ladder.prune_replays"):
+        assert celery.amqp.router.route({}, task)["queue"].name == "beat"
 
 
 def test_a_lost_challenge_is_sent_again_to_the_challenge_queue(session, config, alice, bots):
