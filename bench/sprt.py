@@ -16,9 +16,15 @@ Two parts (`--parts`):
 - `real` (through the sandbox, slow with search bots): `ladder test`'s runner on
   `greedy` against `random`, `search` against `greedy`, and `greedy` against itself,
   per game: verdict, sets, matches and wall time.
+- `pair` (through the sandbox): a close pair on the real engine, no model. NEW is
+  `greedy`, OLD the same bot playing a random legal move with probability `--eps`;
+  `--pair-runs` tests of each kind, duplicate sets (`ladder test`'s runner) and the
+  same SPRT over independent matches (a fresh seed and a random seating each), with
+  `greedy` opponents: mean matches to a verdict, and how often it said `better`.
 
     .venv/bin/python bench/sprt.py                  # both parts, every game
     .venv/bin/python bench/sprt.py --parts model --runs 200
+    .venv/bin/python bench/sprt.py --parts pair --games meuterer --pair-runs 10
 """
 
 from __future__ import annotations
@@ -29,13 +35,17 @@ import math
 import random
 import statistics
 import sys
+import tempfile
 import time
+import zipfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from ladder.tournaments import local_sprt
+from ladder.tournaments.local import Runner, end_sandboxes_at_exit, play_one
 from ladder.tournaments.sprt import BETTER, NOT_BETTER, Hypotheses, SequentialTest
 from workers import Limits
 
@@ -196,9 +206,108 @@ def real_part(args) -> None:
             )
 
 
+# -- a close pair on the real engine --------------------------------------------------------
+SLOPPY = """import random
+
+import core
+
+
+def act(view, legal):
+    if random.random() < EPS:  # the SDK seeds random with the match's seed
+        return random.choice(legal)
+    return core.act(view, legal)
+"""
+
+
+def sloppy_bot(game: str, eps: float, folder: Path) -> str:
+    """A zip of the house greedy bot that plays a random legal move with probability eps."""
+    greedy = Path(__file__).resolve().parent.parent / "bots" / "house" / game / "greedy.py"
+    path = folder / f"sloppy-{game}.zip"
+    with zipfile.ZipFile(path, "w") as bundle:
+        bundle.writestr("bot.py", SLOPPY.replace("EPS", repr(eps)))
+        bundle.writestr("core.py", greedy.read_text())
+    return str(path)
+
+
+def independent_test(game: str, runner: Runner, labels, size, hypotheses, rng, pool, jobs):
+    """The SPRT over single matches: each a fresh seed and a random seating of NEW, OLD
+    and the opponents; a match scores 1, ½ or 0 for NEW against OLD."""
+    test = SequentialTest(hypotheses)
+    while not test.done:
+        tables = []
+        for _ in range(jobs):
+            seats = [
+                local_sprt.NEW,
+                local_sprt.OLD,
+                *[labels[k % len(labels)] for k in range(size - 2)],
+            ]
+            rng.shuffle(seats)
+            tables.append(seats)
+        jobs_ = [
+            (game, [runner.bots[x] for x in seats], rng.randrange(2**31), runner)
+            for seats in tables
+        ]
+        for seats, result in zip(tables, pool.map(play_one, jobs_), strict=True):
+            if test.done:
+                break
+            new, old = (result.ranks[seats.index(x)] for x in (local_sprt.NEW, local_sprt.OLD))
+            test.record(1.0 if new < old else 0.5 if new == old else 0.0)
+    return test
+
+
+def pair_part(args) -> None:
+    print(
+        f"a close pair through the sandbox: greedy against greedy playing a random move"
+        f" {args.eps:.0%} of the time, tables of {args.size}, {args.pair_runs} tests each:"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        for game in args.games:
+            who = local_sprt.setup(
+                f"{game}/greedy", sloppy_bot(game, args.eps, Path(folder)), [f"{game}/greedy"]
+            )
+            labels = [e.label for e in who.opponents]
+            runner = Runner(game, {label: e.source for label, e in who.by_label.items()}, Limits())
+            rng = random.Random(args.seed)
+            dup, ind = [], []
+            began = time.monotonic()
+            for _ in range(args.pair_runs):
+                test = local_sprt.run_test(
+                    game,
+                    who,
+                    args.size,
+                    Hypotheses(max_sets=args.max_sets),
+                    rng.randrange(2**31),
+                    Limits(),
+                    args.jobs,
+                )
+                dup.append((test.verdict, test.matches, test.total / max(len(test.scores), 1)))
+            dup_s = time.monotonic() - began
+            single = Hypotheses(max_sets=args.max_sets * args.size)
+            began = time.monotonic()
+            with ProcessPoolExecutor(args.jobs, initializer=end_sandboxes_at_exit) as pool:
+                for _ in range(args.pair_runs):
+                    test = independent_test(
+                        game, runner, labels, args.size, single, rng, pool, args.jobs
+                    )
+                    ind.append((test.verdict, len(test.scores), test.total / len(test.scores)))
+            ind_s = time.monotonic() - began
+            for name, found, took in (("duplicate sets", dup, dup_s), ("independent", ind, ind_s)):
+                print(
+                    f"  {game:10} {name:15} mean {statistics.fmean(m for _, m, _ in found):6.0f}"
+                    f" matches (median {statistics.median(m for _, m, _ in found):5.0f}),"
+                    f" better {sum(v == BETTER for v, _, _ in found)}/{len(found)},"
+                    f" mean score {statistics.fmean(s for _, _, s in found):.3f}, {took:6.1f} s",
+                    flush=True,
+                )
+            ratio = statistics.fmean(m for _, m, _ in dup) / statistics.fmean(m for _, m, _ in ind)
+            print(f"  {game:10} duplicate / independent matches: {ratio:.2f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", nargs="+", choices=["model", "real"], default=["model", "real"])
+    parser.add_argument(
+        "--parts", nargs="+", choices=["model", "real", "pair"], default=["model", "real"]
+    )
     parser.add_argument("--games", nargs="+", default=engine.game_names())
     parser.add_argument("--size", type=int, default=4, help="seats (every game takes 4)")
     parser.add_argument("--runs", type=int, default=300, help="simulated tests of each kind")
@@ -206,11 +315,15 @@ def main() -> None:
     parser.add_argument("--max-sets", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eps", type=float, default=0.3, help="pair: OLD's random moves")
+    parser.add_argument("--pair-runs", type=int, default=10, help="pair: tests of each kind")
     args = parser.parse_args()
     if "model" in args.parts:
         model_part(args)
     if "real" in args.parts:
         real_part(args)
+    if "pair" in args.parts:
+        pair_part(args)
 
 
 if __name__ == "__main__":
