@@ -616,6 +616,14 @@ class VersionTest(Base):
     def over(self) -> bool:
         return self.state in (VersionTestState.FINISHED, VersionTestState.CANCELLED)
 
+    def end(self, state: str, verdict: str | None = None, note: str | None = None) -> None:
+        """Mark the test over (its unplayed matches are the caller's to fail)."""
+        self.state = state
+        self.verdict = verdict
+        if note:
+            self.note = note
+        self.finished_at = utcnow()
+
     def __repr__(self) -> str:
         return f"VersionTest({self.id}, v={self.version_id}, {self.state}, {self.verdict})"
 

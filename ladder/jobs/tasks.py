@@ -27,6 +27,7 @@ from ladder.jobs.leases import Leases
 from ladder.jobs.marks import Marks
 from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
+from ladder.queries import version_tests as test_queries
 from ladder.services import bots as bot_service
 from ladder.services import playing, retention, scheduler, sweep, validation, version_tests
 from ladder.services import tournaments as tournament_service
@@ -120,7 +121,7 @@ def play_test_match(match_id: int) -> str:
     """Play a match of a candidate's test (unranked, like any match otherwise), then count
     its set and schedule what comes next: more sets, or the verdict."""
     state = play_match.run(match_id)
-    test_id = version_tests.test_of_match(db.session, match_id)
+    test_id = test_queries.test_of_match(db.session, match_id)
     if test_id is not None:
         version_tests.advance(db.session, app_settings(), test_id)
     return state

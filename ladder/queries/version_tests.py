@@ -10,21 +10,39 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload
 
-from ladder.models import BotVersion, Match, VersionTest, VersionTestMatch, valid_id
+from ladder.errors import NotFound
+from ladder.models import IN_FLIGHT, BotVersion, Match, VersionTest, VersionTestMatch, valid_id
 from ladder.queries.boards import iso
 from ladder.tournaments.sprt import Hypotheses
 
 BOT_TESTS = 20  # past tests a bot page lists
 
 
-def test_of_version(session: Session, version_id: int) -> VersionTest | None:
-    if not valid_id(version_id):
-        return None
-    return session.scalar(
-        select(VersionTest)
-        .where(VersionTest.version_id == version_id)
-        .options(joinedload(VersionTest.version), joinedload(VersionTest.baseline))
+def test_of_version(session: Session, version_id: int) -> VersionTest:
+    """The candidate's test; NotFound for a version that is not a candidate."""
+    found = (
+        session.scalar(
+            select(VersionTest)
+            .where(VersionTest.version_id == version_id)
+            .options(joinedload(VersionTest.version), joinedload(VersionTest.baseline))
+        )
+        if valid_id(version_id)
+        else None
     )
+    if found is None:
+        raise NotFound(f"version {version_id} is not a candidate: it has no test")
+    return found
+
+
+def test_of_match(session: Session, match_id: int) -> int | None:
+    return session.scalar(
+        select(VersionTestMatch.test_id).where(VersionTestMatch.match_id == match_id)
+    )
+
+
+def hypotheses(test: VersionTest) -> Hypotheses:
+    """The hypotheses the test was frozen with."""
+    return Hypotheses(test.s0, test.s1, test.alpha, test.beta, test.max_sets)
 
 
 def _label(version: BotVersion | None) -> dict | None:
@@ -35,12 +53,12 @@ def _label(version: BotVersion | None) -> dict | None:
 
 def test_detail(session: Session, test: VersionTest) -> dict:
     """Everything the test page and `GET /api/v1/versions/<id>/test` show."""
-    report = test.report or {}
-    bounds = list(Hypotheses(test.s0, test.s1, test.alpha, test.beta, test.max_sets).bounds)
+    report = test.report
+    bounds = hypotheses(test).bounds
     in_flight = session.scalar(
         select(func.count(Match.id))
         .join(VersionTestMatch, VersionTestMatch.match_id == Match.id)
-        .where(VersionTestMatch.test_id == test.id, Match.state.in_(("queued", "running")))
+        .where(VersionTestMatch.test_id == test.id, Match.state.in_(IN_FLIGHT))
     )
     return {
         "id": test.id,
@@ -53,7 +71,7 @@ def test_detail(session: Session, test: VersionTest) -> dict:
         "promote": test.promote,
         "paused": test.version.paused_at is not None,
         "table_size": test.table_size,
-        "opponents": list(test.opponents or []),
+        "opponents": list(test.opponents),
         "hypotheses": {
             "s0": test.s0,
             "s1": test.s1,
@@ -73,7 +91,7 @@ def test_detail(session: Session, test: VersionTest) -> dict:
         "faults": report.get("faults", {"new": 0, "old": 0}),
         "history": [
             {"set": i + 1, "llr": llr, "score": score}
-            for i, (llr, score) in enumerate(test.history or [])
+            for i, (llr, score) in enumerate(test.history)
         ],
         "note": test.note,
         "created_at": iso(test.created_at),
@@ -98,9 +116,9 @@ def bot_tests(session: Session, bot_id: int) -> list[dict]:
             "baseline": test.baseline,
             "state": test.state,
             "verdict": test.verdict,
-            "sets": (test.report or {}).get("sets", 0),
-            "matches": (test.report or {}).get("matches", 0),
-            "score": (test.report or {}).get("score"),
+            "sets": test.report.get("sets", 0),
+            "matches": test.report.get("matches", 0),
+            "score": test.report.get("score"),
             "note": test.note,
             "promoted": test.promoted_at is not None,
             "at": iso(test.finished_at or test.started_at or test.created_at),

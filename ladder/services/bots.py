@@ -135,10 +135,6 @@ def _request_test(session: Session, settings: Settings, version: BotVersion, pro
             beta=defaults.beta,
             max_sets=max(2, settings.test_max_sets),
             seed=secrets.randbelow(2**31 - 1),
-            opponents=[],
-            report={},
-            history=[],
-            void_sets=0,
         )
     )
     session.flush()
@@ -265,7 +261,7 @@ def finish_validation(
     if not ok:
         version.state = VersionState.FAILED
         if test is not None:
-            _cancel_test(test, "the candidate failed its validation")
+            test.end(VersionTestState.CANCELLED, note="the candidate failed its validation")
         return version
     if test is not None:
         baseline = session.scalar(
@@ -279,14 +275,11 @@ def finish_validation(
             test.state = VersionTestState.RUNNING
             test.started_at = utcnow()
             return version
-        _cancel_test(test, "nothing to test against: the bot had no active version")
+        test.end(
+            VersionTestState.CANCELLED,
+            note="nothing to test against: the bot had no active version",
+        )
     return activate(session, version)
-
-
-def _cancel_test(test: VersionTest, why: str) -> None:
-    test.state = VersionTestState.CANCELLED
-    test.note = why
-    test.finished_at = utcnow()
 
 
 def activate(session: Session, version: BotVersion) -> BotVersion:
@@ -350,7 +343,7 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
             VersionTest.bot_id == bot.id, VersionTest.state == VersionTestState.WAITING
         )
     ):  # a running test sees its candidate retired and ends (`version_tests.advance`)
-        _cancel_test(test, "the bot was retired")
+        test.end(VersionTestState.CANCELLED, note="the bot was retired")
     session.execute(
         update(BotVersion)
         .where(BotVersion.bot_id == bot.id, BotVersion.state.in_(LIVE_VERSION_STATES))

@@ -59,6 +59,7 @@ from ladder.models import (
     valid_id,
 )
 from ladder.queries.tournaments import result_of
+from ladder.queries.version_tests import hypotheses, test_of_version
 from ladder.services import throttle
 from ladder.services.bots import activate
 from ladder.services.matches import create_match, fail_match
@@ -69,7 +70,6 @@ from ladder.tournaments.sprt import (
     BETTER,
     NEW,
     OLD,
-    Hypotheses,
     SequentialTest,
     SetPlan,
     plan_set,
@@ -91,12 +91,6 @@ def get_test(session: Session, test_id: int) -> VersionTest:
     if test is None:
         raise NotFound(f"no test {test_id}")
     return test
-
-
-def test_of_match(session: Session, match_id: int) -> int | None:
-    return session.scalar(
-        select(VersionTestMatch.test_id).where(VersionTestMatch.match_id == match_id)
-    )
 
 
 def share(settings: Settings) -> int:
@@ -137,10 +131,6 @@ def _seconds_between(session: Session, start, end):
     if session.get_bind().dialect.name == "postgresql":
         return func.extract("epoch", end - start)
     return (func.julianday(end) - func.julianday(start)) * 86400.0
-
-
-def hypotheses(test: VersionTest) -> Hypotheses:
-    return Hypotheses(test.s0, test.s1, test.alpha, test.beta, test.max_sets)
 
 
 # -- scheduling ----------------------------------------------------------------------------
@@ -275,12 +265,11 @@ def _count(
 
 def _history(core: SequentialTest) -> list[list[float]]:
     """[LLR, mean score] after each set: the test page's chart."""
-    points, total = [], 0.0
+    points = []
     shadow = SequentialTest(core.hypotheses)
     for score in core.scores:
         shadow.record(score)
-        total += score
-        points.append([round(shadow.llr, 4), round(total / len(shadow.scores), 4)])
+        points.append([round(shadow.llr, 4), round(shadow.total / len(shadow.scores), 4)])
     return points
 
 
@@ -349,11 +338,7 @@ def _stop(
     session: Session, test: VersionTest, state: str, verdict: str | None, note: str | None
 ) -> None:
     """End the test; matches of it not yet played fail (unrated), freeing the workers."""
-    test.state = state
-    test.verdict = verdict
-    if note:
-        test.note = note
-    test.finished_at = utcnow()
+    test.end(state, verdict, note)
     for match in _slots(session, test.id).values():
         if match.state in IN_FLIGHT:
             fail_match(session, match.id, STOPPED)
@@ -367,9 +352,7 @@ def _promote(session: Session, test: VersionTest) -> None:
 def promote(session: Session, user: User, version_id: int) -> VersionTest:
     """The owner makes a candidate active by hand, whatever its test said so far (a test
     still running stops). In the caller's unit."""
-    test = session.scalar(select(VersionTest).where(VersionTest.version_id == version_id))
-    if test is None:
-        raise NotFound(f"version {version_id} is not a candidate")
+    test = test_of_version(session, version_id)
     candidate = test.version
     if candidate.bot.owner_id != user.id:
         raise Forbidden("only the bot's owner can promote its versions")

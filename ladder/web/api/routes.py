@@ -13,7 +13,7 @@ from typing import cast
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 import engine
-from ladder.errors import NotFound, ServiceError
+from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
@@ -137,8 +137,6 @@ def resume_version(version_id: int):
 def version_test(version_id: int):
     """A candidate's test as it stands: sets, LLR and bounds, score, verdict (public)."""
     found = test_queries.test_of_version(db.session, version_id)
-    if found is None:
-        raise NotFound(f"version {version_id} is not a candidate: it has no test")
     return jsonify(test_queries.test_detail(db.session, found))
 
 

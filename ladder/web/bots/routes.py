@@ -21,7 +21,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 import engine
-from ladder.errors import Forbidden, NotFound, ServiceError
+from ladder.errors import Forbidden, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import Bot, VersionState, active_version, valid_id
@@ -129,8 +129,6 @@ def bot(bot_id: int):
 def version_test(version_id: int):
     """A candidate's test as it stands; the page refreshes itself while the test runs."""
     found = test_queries.test_of_version(db.session, version_id)
-    if found is None:
-        raise NotFound(f"version {version_id} is not a candidate: it has no test")
     version = found.version
     owner_view = current_user.is_authenticated and current_user.id == version.bot.owner_id
     detail = test_queries.test_detail(db.session, found)

@@ -314,3 +314,29 @@ def test_tests_wait_while_the_ladder_waits_and_they_had_their_share_of_time(
     later = now + timedelta(seconds=version_tests.SHARE_WINDOW_S + 60)
     assert waiting.state == MatchState.QUEUED
     assert version_tests.over_time_share(session, config, later)
+
+
+def test_a_newer_active_version_is_never_replaced_by_a_candidate(session, config, alice, house):
+    """v2 under test, then v3 uploaded plainly and made active: v2's test still ends, but
+    neither its verdict nor its owner's hand may put it over v3."""
+    make_active_bot(session, config, alice)
+    candidate = upload_candidate(session, config, alice)
+    newer = make_active_bot(session, config, alice)  # v3, active at once: v1 retired
+    assert newer.number == 3 and newer.state == VersionState.ACTIVE
+    with pytest.raises(Conflict, match="v3, a newer version, is active"):
+        version_tests.promote(session, alice, candidate.id)
+    test = session.scalar(select(VersionTest).where(VersionTest.version_id == candidate.id))
+    test = play_test(session, config, test.id, new_wins=True)
+    assert test.verdict == BETTER and test.promoted_at is None
+    assert "no longer active" in test.note
+    session.refresh(newer)
+    assert newer.state == VersionState.ACTIVE and candidate.state == VersionState.CANDIDATE
+
+
+def test_without_house_bots_the_test_is_played_heads_up(session, config, alice):
+    make_active_bot(session, config, alice)
+    candidate = upload_candidate(session, config, alice)
+    test = session.scalar(select(VersionTest).where(VersionTest.version_id == candidate.id))
+    test = play_test(session, config, test.id, new_wins=True)
+    assert test.table_size == 2 and test.opponents == [] and test.verdict == BETTER
+    assert all(m.players == 2 for m in matches_of(session, test.id))
