@@ -370,6 +370,26 @@ class HeadToHead(Base):
         return f"HeadToHead({self.bot_id} v {self.opponent_id}: {self.ahead}-{self.behind})"
 
 
+class BotRevision(Base):
+    """How many committed transactions changed what a bot's page shows.
+
+    Bumped at commit by `services.bot_changes` (results, ratings, versions, tests,
+    tournaments, the bot's matches coming and going), so a web worker can keep a bot
+    page until its bot changes and tell that with one primary-key read. A row of its
+    own rather than a column of `bots`: only the commit hook ever locks it, last and
+    in key order, so it adds no lock that another transaction takes midway.
+    No row is revision 0.
+    """
+
+    __tablename__ = "bot_revisions"
+
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id", ondelete="CASCADE"), primary_key=True)
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+
+    def __repr__(self) -> str:
+        return f"BotRevision({self.bot_id}: {self.revision})"
+
+
 class Match(Base):
     __tablename__ = "matches"
     __table_args__ = (

@@ -16,6 +16,7 @@ from ladder.broker.announce import TEST_QUEUE
 from ladder.models import (
     SEAT_STATUSES,
     Bot,
+    BotRevision,
     BotVersion,
     HeadToHead,
     Match,
@@ -208,6 +209,12 @@ def bot_summary(bot: Bot, owner_view: bool) -> dict:
         "retired": bot.retired_at is not None,
         "versions": [version_summary(v, owner_view) for v in bot.versions],
     }
+
+
+def bot_revision(session: Session, bot_id: int) -> int:
+    """How many commits have changed the bot's page (`services.bot_changes`): a page
+    made at one revision is right until the number moves."""
+    return session.scalar(select(BotRevision.revision).where(BotRevision.bot_id == bot_id)) or 0
 
 
 def rating_history(session: Session, bot_id: int) -> list[dict]:

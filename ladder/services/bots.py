@@ -37,7 +37,7 @@ from ladder.models import (
     valid_id,
 )
 from ladder.ranking import ratings
-from ladder.services import storage, throttle
+from ladder.services import bot_changes, storage, throttle
 from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
 from ladder.settings import Settings
 from ladder.tournaments.sprt import Hypotheses
@@ -184,6 +184,7 @@ def _store_version(
     except IntegrityError:
         # Another upload of the same bot won the race for this name or number.
         raise Conflict("another upload of this bot happened at the same moment; retry") from None
+    bot_changes.bots_changed(session, [bot.id])
     announce.announce(session, "validate", version.id)  # sent once committed
     return version
 
@@ -205,6 +206,7 @@ def start_validation(session: Session, version_id: int) -> BotVersion:
     session.refresh(version)
     if not claimed:
         raise Conflict(f"version {version_id} is {version.state}, not pending")
+    bot_changes.bots_changed(session, [version.bot_id])
     return version
 
 
@@ -224,6 +226,10 @@ def requeue_validation(session: Session, version_id: int, max_attempts: int) -> 
             .values(state=VersionState.PENDING)
         )
     )
+    if done:
+        bot_changes.bots_changed(
+            session, session.scalars(select(BotVersion.bot_id).where(BotVersion.id == version_id))
+        )
     return bool(done)
 
 
@@ -253,6 +259,7 @@ def finish_validation(
             )
     version.validation_log = log or ""
     version.validated_at = utcnow()
+    bot_changes.bots_changed(session, [version.bot_id])
     test = session.scalar(
         select(VersionTest).where(
             VersionTest.version_id == version.id, VersionTest.state == VersionTestState.WAITING
@@ -296,6 +303,7 @@ def activate(session: Session, version: BotVersion) -> BotVersion:
             BotVersion.number > version.number,
         )
     )
+    bot_changes.bots_changed(session, [version.bot_id])
     if version.bot.retired_at is not None or newer_active is not None:
         # A retired bot, or a later version already active: this one never plays.
         version.state = VersionState.RETIRED
@@ -338,6 +346,7 @@ def retire_bot(session: Session, user: User, bot_id: int) -> Bot:
     if bot.retired_at is not None:
         raise Conflict("the bot is already retired")
     bot.retired_at = utcnow()
+    bot_changes.bots_changed(session, [bot.id])
     for test in session.scalars(
         select(VersionTest).where(
             VersionTest.bot_id == bot.id, VersionTest.state == VersionTestState.WAITING

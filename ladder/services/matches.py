@@ -44,7 +44,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import head_to_head, storage, throttle, triage
+from ladder.services import bot_changes, head_to_head, storage, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
 from ladder.settings import Settings
 from workers import BadOutcome, Job, JobSeat, Outcome
@@ -133,6 +133,7 @@ def create_match(
     )
     session.add(match)
     session.flush()
+    bot_changes.bots_changed(session, (v.bot_id for v in versions.values()))
     announce.announce(session, kind, match.id)
     return match
 
@@ -271,6 +272,8 @@ def start_match(session: Session, match_id: int) -> int:
         .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
         .returning(Match.attempts)
     )
+    if attempt:
+        bot_changes.matches_changed(session, [match_id])
     return attempt or 0
 
 
@@ -290,6 +293,8 @@ def requeue_match(session: Session, match_id: int, max_attempts: int) -> bool:
             .values(state=MatchState.QUEUED, started_at=None)
         )
     )
+    if done:
+        bot_changes.matches_changed(session, [match_id])
     return bool(done)
 
 
@@ -306,6 +311,8 @@ def fail_match(session: Session, match_id: int, reason: str, attempt: int | None
             )
         )
     )
+    if failed:
+        bot_changes.matches_changed(session, [match_id])
     return bool(failed)
 
 
@@ -407,6 +414,7 @@ def record_match(
         match.unrated_reason = _rate(session, settings, match, now)
     head_to_head.count_match(session, match)
     triage.check(session, settings, match)
+    bot_changes.matches_changed(session, [match.id])  # its bots, and a tournament's entrants
     return match
 
 

@@ -45,6 +45,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.queries.tournaments import core_of, get_tournament, results_of, slots
+from ladder.services import bot_changes
 from ladder.services.bots import check_game, get_bot, get_version
 from ladder.services.matches import MAX_SEED, create_match, fail_match
 from ladder.settings import Settings
@@ -133,6 +134,7 @@ def open_tournament(session: Session, user: User, tournament_id: int) -> Tournam
     tournament = get_tournament(session, tournament_id)
     _state(tournament, TournamentState.DRAFT)
     tournament.state = TournamentState.OPEN
+    bot_changes.tournaments_changed(session, [tournament.id])
     return tournament
 
 
@@ -145,6 +147,7 @@ def _add(session: Session, tournament: Tournament, version: BotVersion, house: b
         raise Conflict(f"{version.bot.name} is already entered")
     entrant = TournamentEntrant(bot_id=version.bot_id, version_id=version.id, house=house)
     tournament.entrants.append(entrant)
+    bot_changes.bots_changed(session, [version.bot_id])
     try:
         session.flush()
     except IntegrityError:  # entered meanwhile by another request
@@ -175,6 +178,7 @@ def withdraw(session: Session, user: User, tournament_id: int, bot_id: int) -> N
     if not user.is_staff and get_bot(session, bot_id).owner_id != user.id:
         raise Forbidden("you can only withdraw your own bot")
     tournament.entrants.remove(entrant)
+    bot_changes.bots_changed(session, [bot_id])
 
 
 def add_house_bot(
@@ -212,6 +216,7 @@ def start(session: Session, settings: Settings, user: User, tournament_id: int) 
         raise ServiceError(f"cannot start: {exc}") from None
     tournament.state = TournamentState.RUNNING
     tournament.started_at = utcnow()
+    bot_changes.tournaments_changed(session, [tournament.id])
     session.flush()
     created = _advance(session, settings, tournament)
     log.info("tournament scheduled", extra={"tournament_id": tournament.id, "matches": created})
@@ -250,6 +255,7 @@ def _advance(session: Session, settings: Settings, tournament: Tournament) -> li
     if core.finished(results):
         tournament.state = TournamentState.FINISHED
         tournament.finished_at = utcnow()
+        bot_changes.tournaments_changed(session, [tournament.id])
         return []
     new = [m for m in core.pending(results) if m.key not in placed]
     return _create_slots(session, settings, tournament, new) if new else []
@@ -304,6 +310,7 @@ def cancel(session: Session, user: User, tournament_id: int) -> Tournament:
     _state(tournament, TournamentState.DRAFT, TournamentState.OPEN, TournamentState.RUNNING)
     tournament.state = TournamentState.CANCELLED
     tournament.finished_at = utcnow()
+    bot_changes.tournaments_changed(session, [tournament.id])
     for match in slots(session, tournament.id).values():
         if match.state in (MatchState.QUEUED, MatchState.RUNNING):
             fail_match(session, match.id, CANCELLED)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, aliased
 from ladder.broker.announce import TEST_QUEUE
 from ladder.errors import Conflict, Forbidden, NotFound
 from ladder.models import BotVersion, Match, MatchSeat, MatchState, User, VersionState, utcnow
+from ladder.services import bot_changes
 from ladder.settings import Settings
 from workers import SeatStatus
 
@@ -97,4 +98,5 @@ def resume(session: Session, user: User, version_id: int) -> BotVersion:
     version.paused_at = None
     version.paused_reason = None
     version.resumed_at = utcnow()
+    bot_changes.bots_changed(session, [version.bot_id])
     return version

@@ -60,7 +60,7 @@ from ladder.models import (
 )
 from ladder.queries.tournaments import result_of
 from ladder.queries.version_tests import hypotheses, test_of_version
-from ladder.services import throttle
+from ladder.services import bot_changes, throttle
 from ladder.services.bots import activate
 from ladder.services.matches import create_match, fail_match
 from ladder.settings import Settings
@@ -173,7 +173,10 @@ def _advance(session: Session, settings: Settings, test: VersionTest) -> list[in
         return []
     placed = _slots(session, test.id)
     core, plans, voids = _count(test, placed)
-    test.report, test.history, test.void_sets = core.report(), _history(core), voids
+    counted = (core.report(), _history(core), voids)
+    if counted != (test.report, test.history, test.void_sets):
+        bot_changes.bots_changed(session, [test.bot_id])  # its page lists its tests
+    test.report, test.history, test.void_sets = counted
     if core.done:
         _finish(session, test, core)
         return []
@@ -339,6 +342,7 @@ def _stop(
 ) -> None:
     """End the test; matches of it not yet played fail (unrated), freeing the workers."""
     test.end(state, verdict, note)
+    bot_changes.bots_changed(session, [test.bot_id])
     for match in _slots(session, test.id).values():
         if match.state in IN_FLIGHT:
             fail_match(session, match.id, STOPPED)

@@ -15,8 +15,14 @@ shows at most that late, in each worker on its own; a page kept by the first lay
 always made from fresh data, so ages never add up. A view whose page can no longer
 change (a finished match, a stored replay) says so with `keep_longer()`: that page is kept
 PAGE_CACHE_DONE_S seconds, and the one thing that can still change on it (its replay
-expiring under the retention policy) shows that late. In memory rather than in Redis:
-a hit costs no round trip, and the lag is the same either way.
+expiring under the retention policy) shows that late. A view whose page changes only
+with one number it can read cheaply (a bot page: its bot's revision) says so with
+`keep_while(check)`: that page is kept up to PAGE_CACHE_DONE_S seconds, and once it is
+PAGE_CACHE_S old, each visitor's request reads `check()` again (at most once every
+PAGE_CACHE_S seconds a page) and the page is made afresh as soon as the number moved.
+So a change still shows at most PAGE_CACHE_S late, and an unchanged page is made once,
+not once every PAGE_CACHE_S. In memory rather than in Redis: a hit costs no round
+trip, and the lag is the same either way.
 """
 
 from __future__ import annotations
@@ -132,6 +138,36 @@ def keep_longer(when: bool = True) -> None:
         g.page_lasts = True
 
 
+class _Watch:
+    """What a kept page is right as long as: `check()` giving `stamp`, last seen so until
+    `checked_until` (the cache's clock)."""
+
+    __slots__ = ("check", "checked_until", "stamp")
+
+    def __init__(self, check: Callable[[], Hashable], stamp: Hashable, checked_until: float):
+        self.check, self.stamp, self.checked_until = check, stamp, checked_until
+
+    def still_right(self, now: float, seconds: float) -> bool:
+        if now < self.checked_until:
+            return True
+        try:
+            same = self.check() == self.stamp
+        except Exception:  # the check cannot be made (say, the database is away): make the page
+            return False
+        if same:
+            self.checked_until = now + seconds
+        return same
+
+
+def keep_while(check: Callable[[], Hashable]) -> None:
+    """Say that the page being made stays right while `check()` returns what it returns
+    now; call it before reading anything the page shows, so a change made meanwhile
+    moves the number after the page was read. It reads `check()` only while a page is
+    being made to keep (an anonymous visitor's); otherwise it does nothing."""
+    if g.get("fresh_data"):
+        g.page_watch = (check, check())
+
+
 def _anonymous_reader() -> bool:
     """A visitor nothing on the page could be personal to."""
     return (
@@ -163,9 +199,10 @@ def shared_page(view: Callable[..., Any]) -> Callable[..., Any]:
         key = ("page", request.full_path, gzip, request.headers.get("Accept", ""))
         found = cache.get(key)
         if found is not _MISSING:
-            body, content_type, headers = found
-            return Response(body, 200, headers=headers, content_type=content_type)
-        g.fresh_data, g.page_lasts = True, False
+            body, content_type, headers, watch = found
+            if watch is None or watch.still_right(cache.clock(), seconds):
+                return Response(body, 200, headers=headers, content_type=content_type)
+        g.fresh_data, g.page_lasts, g.page_watch = True, False, None
         response = current_app.make_response(view(**kwargs))
         g.fresh_data = False
         if response.status_code == 200 and not session.modified and not response.is_streamed:
@@ -175,8 +212,13 @@ def shared_page(view: Callable[..., Any]) -> Callable[..., Any]:
                 if name not in ("Set-Cookie", "Content-Length", "Content-Type")
             ]
             body = response.get_data()
-            lasts = max(app_settings().page_cache_done_s, seconds) if g.page_lasts else seconds
-            cache.put(key, (body, response.content_type, headers), lasts, len(body))
+            longer = g.page_lasts or g.page_watch is not None
+            lasts = max(app_settings().page_cache_done_s, seconds) if longer else seconds
+            watch = None
+            if g.page_watch is not None:
+                check, stamp = g.page_watch
+                watch = _Watch(check, stamp, cache.clock() + seconds)
+            cache.put(key, (body, response.content_type, headers, watch), lasts, len(body))
         return response
 
     return wrapped

@@ -25,7 +25,7 @@ from ladder.services.bots import check_game
 from ladder.transactions import unit_of_work
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
-from ladder.web.cache import keep_longer, shared_data, shared_page
+from ladder.web.cache import keep_longer, keep_while, shared_data, shared_page
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
 from ladder.web.replays import caching
 
@@ -111,6 +111,7 @@ def leaderboard(game: str):
 @bp.get("/bots/<id:bot_id>")
 @shared_page  # without a token: the owner's view (validation logs) is never kept
 def bot(bot_id: int):
+    keep_while(lambda: queries.bot_revision(db.session, bot_id))  # kept until the bot changes
     found = bots.get_bot(db.session, bot_id)
     user = _token_user()
     return jsonify(queries.bot_summary(found, user is not None and user.id == found.owner_id))

@@ -32,7 +32,7 @@ from ladder.services import bots, triage, version_tests
 from ladder.transactions import unit_of_work
 from ladder.web.boards import charts
 from ladder.web.bots.forms import PromoteForm, ResumeForm, RetireForm, UploadForm
-from ladder.web.cache import shared_page
+from ladder.web.cache import keep_while, shared_page
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
 
@@ -94,6 +94,8 @@ def mine():
 @bp.get("/bots/<id:bot_id>")
 @shared_page  # an anonymous visitor's page: its owner's (forms, stderr links) is never kept
 def bot(bot_id: int):
+    # Kept until the bot changes: read its revision before anything the page shows.
+    keep_while(lambda: queries.bot_revision(db.session, bot_id))
     found = bots.get_bot(db.session, bot_id)
     owner_view = current_user.is_authenticated and current_user.id == found.owner_id
     challenge = None

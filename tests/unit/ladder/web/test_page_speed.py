@@ -271,3 +271,77 @@ def test_a_kept_replay_is_checked_again_by_a_client_that_revalidates(
         assert kept.status_code == 200, url
         tag = kept.headers["ETag"]
         assert client.get(url, headers={"If-None-Match": tag}).status_code == 404, url
+
+
+# -- pages kept until what they show changes ---------------------------------------
+def _rename_behind_the_services(session, bot_id: int, name: str) -> None:
+    """A change no command made: it moves no revision, so only the age limit shows it."""
+    from ladder.models import Bot
+
+    session.get(Bot, bot_id).name = name
+    session.commit()
+
+
+@pytest.mark.parametrize("path", ["/bots/{}", "/api/v1/bots/{}"])
+def test_a_bot_page_is_kept_while_its_bot_is_unchanged_and_made_again_once_it_changes(
+    client, session, config, alice, bob, clock, path
+):
+    override_settings(client.application, PAGE_CACHE_DONE_S=300)
+    versions = [make_active_bot(session, config, owner) for owner in (alice, bob)]
+    url = path.format(versions[0].bot_id)
+    first = client.get(url).data
+    _rename_behind_the_services(session, versions[0].bot_id, "renamed")
+    clock.now += 60  # long past PAGE_CACHE_S: the revision is read again, and is the same
+    assert client.get(url).data == first
+    play(session, config, versions, ["ok", "ok"])  # a result recorded: a new revision
+    assert client.get(url).data == first  # within PAGE_CACHE_S: still as kept
+    clock.now += 5
+    again = client.get(url).data
+    assert again != first and b"renamed" in again
+    # Kept at most PAGE_CACHE_DONE_S, whatever the revision says.
+    _rename_behind_the_services(session, versions[0].bot_id, "renamed-again")
+    clock.now += 200
+    assert client.get(url).data == again
+    clock.now += 100
+    assert b"renamed-again" in client.get(url).data
+
+
+def test_a_kept_bot_page_is_made_afresh_when_its_revision_cannot_be_read(
+    client, session, config, alice, clock, monkeypatch
+):
+    from ladder.queries import boards
+
+    version = make_active_bot(session, config, alice)
+    url = f"/bots/{version.bot_id}"
+    client.get(url)
+    _rename_behind_the_services(session, version.bot_id, "renamed")
+    real, calls = boards.bot_revision, []
+
+    def once_unreadable(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise RuntimeError("the database went away for a moment")
+        return real(*args)
+
+    monkeypatch.setattr(boards, "bot_revision", once_unreadable)
+    clock.now += 5
+    assert b"renamed" in client.get(url).data  # not the kept page: made again
+    assert len(calls) == 2  # the failed check, then the new page's own read
+
+
+def test_an_owner_never_gets_the_kept_bot_page_nor_reads_a_revision(
+    app, session, config, alice, clock, monkeypatch
+):
+    from ladder.queries import boards
+
+    version = make_active_bot(session, config, alice)
+    url = f"/bots/{version.bot_id}"
+    anonymous, alices = app.test_client(), app.test_client()
+    login(alices)
+    assert b"Retire this bot" not in anonymous.get(url).data  # kept now
+    reads = []
+    real = boards.bot_revision
+    monkeypatch.setattr(boards, "bot_revision", lambda *a: reads.append(a) or real(*a))
+    page = alices.get(url).get_data(as_text=True)
+    assert "Log out alice" in page and "Retire this bot" in page and reads == []
+    assert "Log out" not in anonymous.get(url).get_data(as_text=True)
