@@ -414,7 +414,9 @@ def record_match(
         match.unrated_reason = _rate(session, settings, match, now)
     head_to_head.count_match(session, match)
     triage.check(session, settings, match)
-    bot_changes.matches_changed(session, [match.id])  # its bots, and a tournament's entrants
+    bot_changes.bots_changed(session, (seat.version.bot_id for seat in match.seats))
+    if match.queue == announce.TOURNAMENT_QUEUE:  # every entrant's standing may have moved
+        bot_changes.matches_changed(session, [match.id])
     return match
 
 
