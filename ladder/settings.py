@@ -177,8 +177,9 @@ class Settings:
     # web worker's memory before it is made again: how old a change may look (0: never).
     page_cache_s: int = _setting("PAGE_CACHE_S", 5, _int)
     # Seconds a shared page that can no longer change (a finished match, a stored
-    # replay) is kept instead: how late its replay expiring may show (PAGE_CACHE_S=0
-    # turns both off).
+    # replay) is kept instead: how late its replay expiring may show; and the longest
+    # a bot page is kept while its bot's revision stays put (PAGE_CACHE_S=0 turns all
+    # of it off).
     page_cache_done_s: int = _setting("PAGE_CACHE_DONE_S", 300, _int)
     # Failed logins allowed per rolling window before further tries are refused (429).
     login_window_s: int = _setting("LOGIN_WINDOW_S", 900, _int)
