@@ -3,9 +3,10 @@
 A web worker keeps an anonymous visitor's bot page for as long as the bot's revision
 stays the same (`ladder.web.cache.keep_while`), so every command that changes what the
 page shows says so here, in its own transaction: `bots_changed` with the bots, or
-`matches_changed` with matches whose seated bots changed (made, started, put back,
-failed, recorded; a tournament match changes every entrant's standing), or
-`tournaments_changed` with tournaments whose entrants' pages list a new state.
+`matches_changed` with matches whose seated bots changed (put back, failed: their
+seats are read at commit; a start moves nothing, see `matches.start_match`), or
+`tournaments_changed` with tournaments whose entrants' pages list a new state or new
+standings (a tournament match recorded).
 Nothing is written until the transaction commits; then one statement bumps every
 bot named, in key order. A rollback forgets them.
 
@@ -22,7 +23,7 @@ from sqlalchemy import event, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, SessionTransaction
 
-from ladder.models import BotRevision, BotVersion, MatchSeat, TournamentEntrant, TournamentMatch
+from ladder.models import BotRevision, BotVersion, MatchSeat, TournamentEntrant
 
 _BOTS = "ladder.changed_bots"
 _MATCHES = "ladder.changed_matches"
@@ -36,7 +37,8 @@ def bots_changed(session: Session, bot_ids: Iterable[int]) -> None:
 
 def matches_changed(session: Session, match_ids: Iterable[int]) -> None:
     """The pages of every bot seated at these matches change when the transaction
-    commits (their seats are read then, in the commit's last statements)."""
+    commits (their seats are read then, in the commit's last statements). A caller
+    that has the seats loaded names their bots with `bots_changed` instead."""
     session.info.setdefault(_MATCHES, set()).update(match_ids)
 
 
@@ -76,11 +78,6 @@ def _before_commit(session: Session) -> None:
                 select(BotVersion.bot_id)
                 .join(MatchSeat, MatchSeat.version_id == BotVersion.id)
                 .where(MatchSeat.match_id.in_(ids))
-            )
-        )
-        tournaments.update(
-            session.scalars(
-                select(TournamentMatch.tournament_id).where(TournamentMatch.match_id.in_(ids))
             )
         )
     if tournaments:

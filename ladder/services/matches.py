@@ -38,6 +38,7 @@ from ladder.models import (
     MatchState,
     Rating,
     RatingHistory,
+    TournamentMatch,
     User,
     VersionState,
     rows_changed,
@@ -272,8 +273,9 @@ def start_match(session: Session, match_id: int) -> int:
         .values(state=MatchState.RUNNING, started_at=utcnow(), attempts=Match.attempts + 1)
         .returning(Match.attempts)
     )
-    if attempt:
-        bot_changes.matches_changed(session, [match_id])
+    # No revision moves here (`bot_changes`): a start is the hot path of every match, and
+    # a bot page showing a match queued rather than running until it is recorded (a
+    # few seconds later) is the one lag that buys back, measured in bench/per_match.py.
     return attempt or 0
 
 
@@ -416,7 +418,12 @@ def record_match(
     triage.check(session, settings, match)
     bot_changes.bots_changed(session, (seat.version.bot_id for seat in match.seats))
     if match.queue == announce.TOURNAMENT_QUEUE:  # every entrant's standing may have moved
-        bot_changes.matches_changed(session, [match.id])
+        bot_changes.tournaments_changed(
+            session,
+            session.scalars(
+                select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match.id)
+            ),
+        )
     return match
 
 

@@ -66,7 +66,8 @@ def test_a_match_moves_its_seated_bots_at_each_step_and_no_other(session, config
         session.commit()
         return moved(session, everyone, start)
 
-    assert step(lambda: matches.start_match(session, match.id)) == [1, 1, 0]
+    # A start moves nothing, on purpose (the hot path; its record follows in seconds).
+    assert step(lambda: matches.start_match(session, match.id)) == [0, 0, 0]
     assert step(lambda: matches.requeue_match(session, match.id, 5)) == [1, 1, 0]
     attempt = matches.start_match(session, match.id)
     session.commit()
