@@ -26,8 +26,9 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult, Result
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, validates
 
 from workers import SeatStatus
 
@@ -669,6 +670,13 @@ class VersionTestMatch(Base):
     def __repr__(self) -> str:
         where = f"{self.set_no}.{self.rotation}"
         return f"VersionTestMatch(t={self.test_id}, {where}, match={self.match_id})"
+
+
+def upsert(session: Session, entity: type[Base]) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT of `entity` in the session's dialect, which has `on_conflict_do_update`
+    (PostgreSQL's and SQLite's spell the same ON CONFLICT clause)."""
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(entity)
 
 
 def rows_changed(result: Result) -> int:

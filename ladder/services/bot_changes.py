@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import event, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, SessionTransaction
 
-from ladder.models import BotRevision, BotVersion, MatchSeat, TournamentEntrant
+from ladder.models import BotRevision, BotVersion, MatchSeat, TournamentEntrant, upsert
 
 _BOTS = "ladder.changed_bots"
 _MATCHES = "ladder.changed_matches"
@@ -53,8 +52,7 @@ def bump(session: Session, bot_ids: Iterable[int]) -> None:
     rows = [{"bot_id": bot_id, "revision": 1} for bot_id in sorted(set(bot_ids))]
     if not rows:
         return
-    dialect = session.get_bind().dialect.name
-    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(BotRevision)
+    statement = upsert(session, BotRevision)
     session.execute(
         statement.values(rows).on_conflict_do_update(
             index_elements=[BotRevision.bot_id],

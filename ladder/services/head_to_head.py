@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ladder.broker.announce import TEST_QUEUE
-from ladder.models import HeadToHead, Match
+from ladder.models import HeadToHead, Match, upsert
 
 COUNTS = ("met", "ahead", "behind", "tied")
 
@@ -52,8 +51,7 @@ def count_match(session: Session, match: Match) -> None:
     ]
     if not rows:
         return
-    dialect = session.get_bind().dialect.name
-    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(HeadToHead)
+    statement = upsert(session, HeadToHead)
     session.execute(
         statement.values(rows).on_conflict_do_update(
             index_elements=[HeadToHead.bot_id, HeadToHead.opponent_id],

@@ -17,11 +17,10 @@ import zlib
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ladder.errors import RateLimited
-from ladder.models import ThrottleEvent, ThrottleLock, utcnow
+from ladder.models import ThrottleEvent, ThrottleLock, upsert, utcnow
 
 SLOTS = 1024
 KEEP = timedelta(days=1)  # events older than every window are deleted as new ones come
@@ -36,10 +35,8 @@ def slot(key: str) -> str:
 def lock(session: Session, *keys: str) -> None:
     """Lock the rows of `keys` (in sorted order: no deadlock) until the transaction ends."""
     now = utcnow()
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     for name in sorted({slot(key) for key in keys}):
-        statement = insert(ThrottleLock).values(slot=name, at=now)
+        statement = upsert(session, ThrottleLock).values(slot=name, at=now)
         session.execute(
             statement.on_conflict_do_update(index_elements=[ThrottleLock.slot], set_={"at": now})
         )
