@@ -30,7 +30,7 @@ from ladder.broker.announce import (
     TEST_QUEUE,
     TOURNAMENT_QUEUE,
 )
-from ladder.extensions import app_settings
+from ladder.extensions import BROKER, app_settings
 from ladder.jobs.marks import Marks
 from ladder.settings import Settings
 
@@ -46,7 +46,7 @@ TASKS = {
     "challenge": "ladder.play_challenge_match",
     "test": "ladder.play_test_match",
 }
-EXTENSION = "ladder.broker"  # app.extensions key: the app's store.AppClient
+EXTENSION = BROKER  # app.extensions key: the app's store.AppClient
 
 
 def celery_settings(settings: Settings) -> dict:
