@@ -92,15 +92,16 @@ class Asker:
 
 
 def table_job(session: Session, table_id: int) -> tuple[Job, list[int]]:
-    """The table's bots as a worker job (seat numbers as at the table), and its people's seats."""
+    """The table's bots as a worker job (numbered 0.. in table order, people left out: a
+    job's seats are numbered without gaps), and its people's seats."""
     table, versions = tables.table_seats(session, table_id)
-    seats = []
-    for i, version in enumerate(versions):
+    seats: list[JobSeat] = []
+    for version in versions:
         if version is None:
             continue
         seats.append(
             JobSeat(
-                seat=i,
+                seat=len(seats),
                 label=version.seat_label,
                 name=version.bot.name,
                 owner=version.bot.owner.username,
@@ -135,19 +136,17 @@ def play_table(
     try:
         with bot_files.local_files(session, settings, job) as local:
             session.rollback()
-            paths = {seat.seat: seat for seat in local.seats}  # each has its path now
-            seats = [
-                None
-                if i in people
-                else BotSource(
-                    paths[i].label,
-                    cast(Path, paths[i].path),
-                    paths[i].name,
-                    paths[i].owner,
-                    paths[i].version,
+            bots = iter(local.seats)  # in table order, each with its path on this host now
+            seats: list[BotSource | None] = []
+            for i in range(players):
+                bot = None if i in people else next(bots)
+                seats.append(
+                    None
+                    if bot is None
+                    else BotSource(
+                        bot.label, cast(Path, bot.path), bot.name, bot.owner, bot.version
+                    )
                 )
-                for i in range(players)
-            ]
             outcome = runner.run_table(
                 game,
                 seats,
