@@ -15,7 +15,7 @@ from ladder.models import LiveTableState, MatchState
 from ladder.queries import tables as queries
 from ladder.services import table_play, tables
 from tests.unit.ladder.conftest import ListRedis
-from tests.unit.ladder.services.test_tables import played_out
+from tests.unit.ladder.helpers import played_out
 
 
 def queues_of(command: list[str]) -> list[str]:

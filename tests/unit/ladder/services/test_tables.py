@@ -16,7 +16,7 @@ from ladder.models import HumanRating, LiveTable, LiveTableState, Match, MatchSt
 from ladder.queries import tables as queries
 from ladder.services import matches, tables
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from workers import Outcome
+from tests.unit.ladder.helpers import played_out
 
 
 class Pushed(list):
@@ -190,36 +190,6 @@ def test_resigning_a_waiting_table_ends_it(session, config, alice, house):
     tables.resign(session, alice, table.id, Pushed())
     session.commit()
     assert table.state == LiveTableState.OVER and table.match_id is None
-
-
-def played_out(table, chooser: random.Random) -> Outcome:
-    """Play the table's game to the end as a runner would (random moves for every seat),
-    recording each step, and return the Outcome `run_table` would."""
-    state = queries.game_state(table)
-    while not state.is_over():
-        state.apply(chooser.choice(state.legal_actions()))
-    record = state.record()
-    result = record["result"]
-    n = table.players
-    record.update(
-        seats=[f"seat {i}" for i in range(n)],
-        statuses=["ok"] * n,
-        ranks=result["ranks"],
-        errors=[None] * n,
-        decision_ms=[1] * len(record["actions"]),
-    )
-    return Outcome.from_dict(
-        {
-            "game": table.game,
-            "seed": table.seed,
-            "players": n,
-            "options": {},
-            "statuses": ["ok"] * n,
-            "scores": result["scores"],
-            "ranks": result["ranks"],
-            "replay": record,
-        }
-    )
 
 
 def test_finish_stores_a_match_that_replays_and_rates_only_people(
