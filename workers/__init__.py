@@ -6,6 +6,7 @@ the modules behind them each do one job:
 - `contract`: what the ladder and the runner hand each other: `Job` (with its
   `JobSeat`s) in, `Outcome` out, `SeatStatus`, and the errors that refuse them;
 - `match`: plays one match between sandboxed bots and returns its outcome;
+- `table`: a live table, a match with people in some seats (`TABLES.md`);
 - `rerun`: runs one bot again on the views one seat had in a recorded match;
 - `info`: what a bot is told at its start (`setup(info)`), one shape in every mode;
 - `protocol`: the wire protocol, runner side;
@@ -40,6 +41,7 @@ from workers.rerun import rerun
 from workers.sandbox import SandboxUnavailable
 from workers.staging import BotSource, house_bots, house_file, resolve
 from workers.stall import HostStalled, retry_stalled
+from workers.table import HumanAnswer, Move, OutOfTime, Resign, run_table
 
 __all__ = [
     "BadBotFile",
@@ -48,10 +50,14 @@ __all__ = [
     "BotCache",
     "BotSource",
     "HostStalled",
+    "HumanAnswer",
     "Job",
     "JobSeat",
     "Limits",
+    "Move",
+    "OutOfTime",
     "Outcome",
+    "Resign",
     "SandboxUnavailable",
     "SeatStatus",
     "close_pools",
@@ -63,4 +69,5 @@ __all__ = [
     "retry_stalled",
     "run_job",
     "run_match",
+    "run_table",
 ]

@@ -9,7 +9,9 @@ Validation, rated ladder matches, challenges, tournaments (on the service and
   always all three. A stored bot is its ladder name, its owner's username and
   its version number; a house bot is its name (`random`) owned by the house
   account; a file run locally is named after its file or folder, owned by
-  LOCAL_OWNER, version LOCAL_VERSION.
+  LOCAL_OWNER, version LOCAL_VERSION; a person at a live table
+  (`workers.table`) is their seat's label, owned by HUMAN_OWNER, version
+  HUMAN_VERSION (0, which no bot version is: bots are told a person sits there).
 - `seed`: the seat's own integer, derived from the match seed (`bot_seed`).
 - `limits`: the move, bank and init times the match enforces (`Limits.wire`).
 
@@ -31,6 +33,8 @@ HOUSE_OWNER = "demo"
 HOUSE_VERSION = 1  # a house bot run from this checkout: the first (seeded) version
 LOCAL_OWNER = "local"  # a bot file run by `ladder play`, `tournament run` or `replay`
 LOCAL_VERSION = 1
+HUMAN_OWNER = "human"  # a person's seat at a live table (workers.table)
+HUMAN_VERSION = 0  # bot versions count from 1
 NAME_CHARS = 60  # as long as a ladder bot's name may be
 
 
@@ -48,6 +52,11 @@ def seat(name: str, owner: str, version: int) -> dict:
 def house_seat(name: str, owner: str = HOUSE_OWNER, version: int = HOUSE_VERSION) -> dict:
     """A house bot (`random`, not `manila/random`), owned by the house account."""
     return seat(name, owner, version)
+
+
+def human_seat(label: str) -> dict:
+    """A person's seat at a live table, named by its label (`alice (human)`)."""
+    return seat(label, HUMAN_OWNER, HUMAN_VERSION)
 
 
 def local_name(path: Path | str) -> str:

@@ -9,7 +9,8 @@ outcome: it raises `HostStalled` before any seat is charged, and is played again
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Sequence
 
 import engine
 from workers import protocol
@@ -23,6 +24,10 @@ from workers.pool import pool
 from workers.sandbox import runtime
 from workers.staging import BotSource, resolve
 from workers.stall import StallWatch
+
+# A person's turn at a live table (workers.table): (action, think ms) or (None, None).
+HumanTurn = Callable[[int, "_Seat", dict, list[dict]], tuple[dict | None, float | None]]
+OnStep = Callable[[int, int, dict, str], None]
 
 
 def fault_ranks(engine_ranks: Sequence[int], statuses: Sequence[str]) -> list[int]:
@@ -75,20 +80,57 @@ def run_match(
     is not set, HostStalled (one of them) when the host stalled during the match. Bot
     misbehaviour never raises.
     """
-    limits = limits or Limits()
     sources = [b if isinstance(b, BotSource) else resolve(b) for b in bots]
-    state = engine.get_game(game).new_game(len(sources), seed=seed, options=options)
+    seating = Seating(sources, [source.label for source in sources])
+    return play(game, seating, seed, options, limits or Limits(), unsafe)
+
+
+class Seating:
+    """What sits at a match: each seat's bot (None: a person, asked through `human`),
+    each seat's label and `setup(info)` seat, and who is told of each action.
+
+    A plain match is every seat a bot and nobody told; `workers.table` fills the rest.
+    `human(i, seat, view, legal)` is (the action, the person's think time in ms), or
+    (None, None) when the seat is to be played out by the fallback from now on (it has
+    marked the seat faulted). `on_step(step, seat, action, by)` follows every action.
+    """
+
+    def __init__(
+        self,
+        sources: Sequence[BotSource | None],
+        labels: Sequence[str],
+        seat_infos: Sequence[dict] | None = None,
+        human: HumanTurn | None = None,
+        on_step: OnStep | None = None,
+        claim_cpu: bool = True,
+    ) -> None:
+        self.sources = list(sources)
+        self.labels = list(labels)
+        if seat_infos is None:  # every seat a bot: each says who it is
+            seat_infos = [source.seat_info() for source in sources if source is not None]
+        self.seat_infos = list(seat_infos)
+        self.human = human
+        self.on_step = on_step
+        self.claim_cpu = claim_cpu
+
+
+def play(
+    game: str, seating: Seating, seed: int, options: dict | None, limits: Limits, unsafe: bool
+) -> Outcome:
+    """Play one match with `seating`'s seats to its end and make its Outcome (as run_match)."""
+    state = engine.get_game(game).new_game(len(seating.sources), seed=seed, options=options)
     rt = runtime(unsafe)
-    seats = [_Seat(source.label) for source in sources]
+    seats = [_Seat(label) for label in seating.labels]
     infos = match_infos(
-        state.game_name, state.num_players, state.options, limits, state.seed,
-        [source.seat_info() for source in sources],
+        state.game_name, state.num_players, state.options, limits, state.seed, seating.seat_infos,
     )  # fmt: skip
+    bots = sum(1 for source in seating.sources if source is not None)
+    cpus = one_cpu() if seating.claim_cpu else contextlib.nullcontext(None)
     # The watch first: its thread keeps this process's affinity, off the match's CPU.
-    with StallWatch() as watch, one_cpu() as cpu, pool(rt).lease(len(sources)) as slots:
+    with StallWatch() as watch, cpus as cpu, pool(rt).lease(bots) as slots:
         try:
-            _start(infos, seats, sources, slots, limits, cpu, watch)
-            timings = _play(state, seats, limits, Fallback(seed), watch)
+            _start(infos, seats, seating.sources, slots, limits, cpu, watch)
+            timings = _play(state, seats, limits, Fallback(seed), watch, seating)
             result = state.result()
             for seat in seats:
                 if seat.bot is not None:
@@ -124,10 +166,12 @@ def _start(infos, seats, sources, slots, limits, cpu, watch) -> None:
     from the others: each has the CPU to itself and a clock that starts once
     its process is forked (the fork and the sandbox are ours, never charged).
     """
+    # A person's seat (no source) has no process; every other seat takes the next slot.
+    started = [(i, s, seat) for i, s, seat in zip(infos, sources, seats, strict=True) if s]
     # Stage every bot first: a bad upload raises before any process starts.
-    for slot, source in zip(slots, sources, strict=True):
+    for slot, (_info, source, _seat) in zip(slots, started, strict=True):
         slot.stage(source)
-    for info, seat, slot in zip(infos, seats, slots, strict=True):
+    for (info, _source, seat), slot in zip(started, slots, strict=True):
         seat.bank_ms = float(limits.bank_ms)
         start = protocol.start_from(info)
         try:
@@ -154,9 +198,10 @@ def _ready(bot: BotProcess, start: bytes, limits: Limits, watch: StallWatch) -> 
     watch.check()
 
 
-def _play(state, seats, limits, fallback, watch) -> tuple[list, list]:
+def _play(state, seats, limits, fallback, watch, seating: Seating) -> tuple[list, list]:
     """Play the game to its end; per decision, the bot's wall-clock ms and its CPU ms
-    (None for a fallback move, and CPU None where no control group measures it)."""
+    (None for a fallback move, and CPU None where no control group measures it); a
+    person's decision has their think time and no CPU."""
     wall: list[float | None] = []
     cpu: list[float | None] = []
     awake: _Seat | None = None  # the one bot not paused: the last one asked
@@ -165,20 +210,29 @@ def _play(state, seats, limits, fallback, watch) -> tuple[list, list]:
         seat = seats[i]
         legal = state.legal_actions()
         if awake is not seat and awake is not None and awake.bot is not None:
-            awake.bot.pause()  # nobody else runs while a bot thinks
+            awake.bot.pause()  # nobody else runs while a bot (or a person) thinks
         awake = seat
         chosen = elapsed = cpu_ms = None
+        by = "bot"
         if seat.bot is not None:
             try:
                 chosen, elapsed = _ask(seat, state.view(i), legal, limits, watch)
                 cpu_ms = seat.bot.last_cpu_ms
             except BotFault as exc:
                 seat.fault(exc)
+        elif seating.human is not None and seating.sources[i] is None and not seat.status.faulted:
+            watch.check()  # as before a bot's turn: a stall since the last one raises
+            chosen, elapsed = seating.human(i, seat, state.view(i), legal)
+            # A wait on a person stops no clock of a bot: a stall during it is nobody's.
+            watch.forget()
+            by = "human"
         if chosen is None:
-            chosen, elapsed, cpu_ms = fallback.choose(legal), None, None
+            chosen, elapsed, cpu_ms, by = fallback.choose(legal), None, None, "fallback"
         state.apply(chosen)
         wall.append(None if elapsed is None else round(elapsed, 3))
         cpu.append(None if cpu_ms is None else round(cpu_ms, 3))
+        if seating.on_step is not None:
+            seating.on_step(len(wall) - 1, i, chosen, by)
     return wall, cpu
 
 

@@ -21,6 +21,12 @@ more before the match's outcome is made; a stall seen anywhere in the match
 raises. `check()` also counts a stall still under way (the ticker has not woken
 yet since the host came back), so it does not matter which thread runs first.
 
+A live table (`workers.table`) also waits on people, for minutes: the ticker runs
+on meanwhile, so a long wait is no stall; a real stall during it stopped no bot's
+clock (every bot is paused), so `forget()` drops it once the person has answered.
+A stall while a bot is asked is seen by the `check()` after that bot's answer, as
+in any match.
+
 Why not the bot's CPU time: a bot that sleeps or blocks (its fault) and a bot
 frozen with its host (not its fault) both use no CPU, so CPU time cannot tell
 them apart; and not every host has the control group that measures it.
@@ -116,6 +122,18 @@ class StallWatch:
         gap = self.stalled()
         if gap is not None:
             raise HostStalled(gap)
+
+    def forget(self) -> float | None:
+        """Drop every stall seen so far (returned, None if none), and start afresh now: for
+        a window in which no bot's clock ran (a live table waiting on a person), so a stall
+        in it charges nobody and raises nothing. A stall seen later still counts."""
+        gap = self.stalled()
+        with self._lock:
+            self._worst = None
+            self._last = self._clock()
+        if gap is not None:
+            log.warning("the host stalled for %.1f s while no bot's clock ran: ignored", gap)
+        return gap
 
     def _run(self) -> None:
         while not self._stop.wait(self._tick_s):
