@@ -15,7 +15,6 @@ while a person thinks, which may take minutes.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import logging
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from typing import cast
 
 from sqlalchemy.orm import Session
 
+import workers
 from engine.core import find_legal
 from ladder.broker import store
 from ladder.errors import ServiceError
@@ -33,7 +33,7 @@ from ladder.services import bot_files, tables
 from ladder.services.infrastructure import describe, limits, unsafe
 from ladder.settings import Settings
 from ladder.transactions import unit_of_work
-from workers import BotSource, Job, JobSeat
+from workers import BotSource, Job, JobSeat, Move, OutOfTime, Resign
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +51,9 @@ class Asker:
         session: Session,
         table_id: int,
         client: store.Client,
-        answers,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session, self.table_id, self.client = session, table_id, client
-        self.answers = answers  # workers.table: Move, Resign, OutOfTime
         self.clock = clock
         self.step = 0  # actions applied so far, counted by `on_step`
         self.resigned: set[int] = set()
@@ -75,7 +73,7 @@ class Asker:
         while seat not in self.resigned:
             left = deadline - self.clock()
             if left <= 0:
-                return self.answers.OutOfTime()
+                return OutOfTime()
             message = store.take_move(self.client, self.table_id, left)
             if message is None:
                 continue
@@ -87,8 +85,8 @@ class Asker:
                 continue  # stale, or for a seat not asked now
             action = message.get("action")
             if find_legal(legal, action) is not None:
-                return self.answers.Move(action)
-        return self.answers.Resign()
+                return Move(cast(dict, action))  # equal to a legal action: a dict
+        return Resign()
 
 
 def table_job(session: Session, table_id: int) -> tuple[Job, list[int]]:
@@ -121,8 +119,6 @@ def play_table(
 ) -> Match | None:
     """Run a table that is being played, to its end; its match, or None if it was not
     this runner's to play (over, or started by another) or could not be played."""
-    # The table runner, loaded by the table worker only (and so not before it is there).
-    runner = importlib.import_module("workers.table")
 
     table = queries.get_table(session, table_id)
     if table.state != LiveTableState.PLAYING or table.actions:
@@ -132,7 +128,7 @@ def play_table(
     labels = {s.seat: s.user.username for s in table.seats if s.user is not None}
     job, people = table_job(session, table_id)
     session.rollback()  # nothing stays open while the game is played
-    asker = Asker(session, table_id, client, runner)
+    asker = Asker(session, table_id, client)
     try:
         with bot_files.local_files(session, settings, job) as local:
             session.rollback()
@@ -147,7 +143,7 @@ def play_table(
                         bot.label, cast(Path, bot.path), bot.name, bot.owner, bot.version
                     )
                 )
-            outcome = runner.run_table(
+            outcome = workers.run_table(
                 game,
                 seats,
                 seed,

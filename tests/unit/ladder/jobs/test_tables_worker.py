@@ -1,13 +1,12 @@
 """The table worker: its queue of its own, the runner's `ask_human` over Redis, and a table
-played through `table_play.play_table` with a stand-in runner (no sandbox here)."""
+played through `table_play.play_table` with a stand-in for `run_table` (no sandbox here;
+the runner itself is tested in tests/unit/workers/test_table.py)."""
 
 from __future__ import annotations
 
 import random
-import sys
-import types
-from dataclasses import dataclass
 
+import workers
 from ladder.broker import announce, store
 from ladder.cli.processes import worker_command
 from ladder.jobs import celery_app
@@ -16,6 +15,7 @@ from ladder.queries import tables as queries
 from ladder.services import table_play, tables
 from tests.unit.ladder.conftest import ListRedis
 from tests.unit.ladder.helpers import played_out
+from workers import Move, OutOfTime, Resign
 
 
 def queues_of(command: list[str]) -> list[str]:
@@ -29,24 +29,6 @@ def test_only_the_table_worker_takes_the_tables_queue(app):
     router = app.extensions["celery"].amqp.router
     assert router.route({}, celery_app.TASKS["table"])["queue"].name == "tables"
     assert router.route({}, "ladder.end_abandoned_tables")["queue"].name == "beat"
-
-
-@dataclass(frozen=True)
-class Move:
-    action: dict
-
-
-@dataclass(frozen=True)
-class Resign:
-    pass
-
-
-@dataclass(frozen=True)
-class OutOfTime:
-    pass
-
-
-ANSWERS = types.SimpleNamespace(Move=Move, Resign=Resign, OutOfTime=OutOfTime)
 
 
 class Clock:
@@ -64,7 +46,7 @@ def test_ask_human_skips_stale_and_others_moves(session, config, alice, house):
     table = tables.create_table(session, config, alice, "toyrace", 2, 0, ["random"]).table
     session.commit()
     redis = ListRedis()
-    asker = table_play.Asker(session, table.id, redis, ANSWERS, clock=Clock())
+    asker = table_play.Asker(session, table.id, redis, clock=Clock())
     legal = [{"add": 1}, {"add": 2}, {"add": 3}]
     for message in (
         {"seat": 0, "step": 5, "action": {"add": 1}},  # stale
@@ -119,10 +101,7 @@ def test_a_table_is_played_by_its_runner_and_stored(session, config, alice, hous
         assert table.actions == [[s, a] for s, a in state.history]
         return played_out(table, random.Random(0))
 
-    fake = types.ModuleType("workers.table")
-    fake.run_table = run_table
-    fake.Move, fake.Resign, fake.OutOfTime = Move, Resign, OutOfTime
-    monkeypatch.setitem(sys.modules, "workers.table", fake)
+    monkeypatch.setattr(workers, "run_table", run_table)
     match = table_play.play_table(session, config, table.id, redis)
     assert match is not None and match.state == MatchState.FINISHED
     assert seen["seats"][0] is None and seen["seats"][1].label.endswith("random v1")
