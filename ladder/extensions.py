@@ -82,6 +82,17 @@ def app_settings(app: Flask | None = None) -> Settings:
     return found
 
 
+# Where an app keeps its long-lived Redis client (a `broker.store.AppClient`, bound by
+# the Celery app, `ladder.jobs.celery_app`).
+BROKER = "ladder.broker"
+
+
+def broker_client(app: Flask | None = None):
+    """The app's long-lived Redis client (one connection pool per process); RuntimeError
+    without a REDIS_URL."""
+    return (current_app if app is None else app).extensions[BROKER].get()
+
+
 class Database:
     """One engine per app and one session per app context (closed at teardown)."""
 

@@ -228,6 +228,9 @@ class Bot(Base):
     name: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     retired_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # Whether others may seat this bot at a live table against people (`services.tables`);
+    # its owner always may.
+    human_play: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     owner: Mapped[User] = relationship(back_populates="bots")
     versions: Mapped[list[BotVersion]] = relationship(
@@ -449,7 +452,10 @@ class Match(Base):
 
 
 class MatchSeat(Base):
-    """One seat of a match: who sat there and how it ended."""
+    """One seat of a match: who sat there and how it ended.
+
+    A bot version's seat has `version_id`; a person's seat at a live table
+    (`services.tables`) has `user_id` instead, and no version."""
 
     __tablename__ = "match_seats"
     __table_args__ = (
@@ -460,7 +466,10 @@ class MatchSeat(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
-    version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id", ondelete="CASCADE"))
+    version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE")
+    )
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     status: Mapped[str | None] = mapped_column(String(12))  # a SeatStatus, once played
     rank: Mapped[int | None] = mapped_column(Integer)
     score: Mapped[float | None] = mapped_column(Float)
@@ -472,7 +481,7 @@ class MatchSeat(Base):
     sigma_after: Mapped[float | None] = mapped_column(Float)
 
     match: Mapped[Match] = relationship(back_populates="seats")
-    version: Mapped[BotVersion] = relationship()
+    version: Mapped[BotVersion | None] = relationship()
 
     @validates("status")
     def _check_status(self, _key: str, status: str | None) -> SeatStatus | None:
@@ -670,6 +679,104 @@ class VersionTestMatch(Base):
     def __repr__(self) -> str:
         where = f"{self.set_no}.{self.rotation}"
         return f"VersionTestMatch(t={self.test_id}, {where}, match={self.match_id})"
+
+
+class LiveTableState(StrEnum):
+    """A live table's life; `services.tables` alone changes it. Stored as its string."""
+
+    WAITING = "waiting"  # a person's seat is still open (an invitation not yet taken)
+    PLAYING = "playing"  # every seat is taken: the table runner plays it
+    OVER = "over"  # the game ended (its match stored), or the table was ended
+
+
+class LiveTable(Base):
+    """A match with one or more people seated, played live (`services.tables`).
+
+    The web rebuilds the game from `seed`, `options` and `actions` (the actions applied
+    so far, `[[seat, action], ...]`, appended by the table runner after each one) to
+    show it and to check a move. `clocks` holds, per seat, a person's clock as the
+    runner last reported it when it asked that seat (`{"left_ms", "asked_at_ms",
+    "step"}`), None for a bot or a person not yet asked.
+    """
+
+    __tablename__ = "live_tables"
+    __table_args__ = (
+        Index("ix_live_tables_state_created", "state", "created_at"),
+        Index("ix_live_tables_created_by_state", "created_by_id", "state"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    state: Mapped[str] = mapped_column(String(12), default=LiveTableState.WAITING)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    actions: Mapped[list] = mapped_column(JSON, default=list)
+    clocks: Mapped[list] = mapped_column(JSON, default=list)
+    # Why it ended without a match (its runner stopped), if it did.
+    note: Mapped[str | None] = mapped_column(Text)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+
+    seats: Mapped[list[LiveTableSeat]] = relationship(
+        back_populates="table", order_by="LiveTableSeat.seat", cascade="all, delete-orphan"
+    )
+
+    def __repr__(self) -> str:
+        return f"LiveTable({self.id}, {self.game}, {self.state})"
+
+
+class LiveTableSeat(Base):
+    """One seat of a live table: a person (`user_id`, None while an invitation is open)
+    or a bot version; how it ended, once over."""
+
+    __tablename__ = "live_table_seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("live_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE"), index=True
+    )
+    # The SHA-256 of an open seat's invitation token (the token itself is shown once).
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    status: Mapped[str | None] = mapped_column(String(12))  # a SeatStatus, once over
+    error: Mapped[str | None] = mapped_column(Text)
+
+    table: Mapped[LiveTable] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship()
+    version: Mapped[BotVersion | None] = relationship()
+
+    def __repr__(self) -> str:
+        return f"LiveTableSeat(table={self.table_id}, seat={self.seat}, {self.kind})"
+
+
+class HumanRating(Base):
+    """A person's TrueSkill rating in one game, from live tables: a pool of its own, apart
+    from the bots' (`ranking.humans`). `skill` (μ − 3σ) is copied for the leaderboard."""
+
+    __tablename__ = "human_ratings"
+    __table_args__ = (Index("ix_human_ratings_game_skill", "game", "skill"),)
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    skill: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+    def __repr__(self) -> str:
+        return f"HumanRating(user={self.user_id}, {self.game}, mu={self.mu:.2f})"
 
 
 def upsert(session: Session, entity: type[Base]) -> postgresql.Insert | sqlite.Insert:

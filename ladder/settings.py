@@ -193,6 +193,14 @@ class Settings:
     # Challenges a user may start per rolling hour, and have queued or running at once.
     challenges_per_hour: int = _setting("CHALLENGES_PER_HOUR", 25, _int)
     challenges_in_flight: int = _setting("CHALLENGES_IN_FLIGHT", 25, _int)
+    # Live tables (ladder/TABLES.md): a person's clock, per move and for the whole match
+    # (out of time, the fallback policy plays the seat out); tables a user may have not
+    # yet over at once (beyond: 429); and the tables one table worker runs at once
+    # (`ladder worker --tables`, one process each, started by `ladder run`).
+    table_move_ms: int = _setting("TABLE_MOVE_MS", 300_000, _int)
+    table_match_ms: int = _setting("TABLE_MATCH_MS", 3_600_000, _int)
+    table_open_per_user: int = _setting("TABLE_OPEN_PER_USER", 3, _int)
+    table_workers: int = _setting("TABLE_WORKERS", 4, _int)
     # The house account (`ladder house`); nobody may register this name in any case.
     house_user: str = _setting("HOUSE_USER", HOUSE_OWNER, _text)
     # Reverse proxies in front of the site whose X-Forwarded-* headers are trusted

@@ -17,6 +17,10 @@ and the work waits in the database for the sweep.
   on the challenge queue.
 - kind "test", id = Match.id of a candidate version's test match: played like a
   "match", on the test queue, then `services.version_tests.advance`.
+- kind "table", id = LiveTable.id: a live table with people seated, run on the
+  tables queue by a worker of its own (`ladder.play_table`, see ladder/TABLES.md).
+  Its match is stored already finished (`services.tables.finish`): nothing
+  announces the match itself.
 
 A match stores the queue it was sent to (`Match.queue`), so the sweep that
 announces lost work again sends it back to the same one.
@@ -33,7 +37,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 log = logging.getLogger(__name__)
 
-KINDS = ("validate", "match", "tournament", "challenge", "test")
+KINDS = ("validate", "match", "tournament", "challenge", "test", "table")
 # Tournament matches have a queue of their own, so a busy ladder cannot starve a
 # running tournament; so do challenges, so a flood of them cannot starve the ladder
 # or a tournament; so do candidates' tests, whose matches in flight are capped
@@ -50,12 +54,18 @@ TEST_QUEUE = "tests"
 # (one message a turn), and a ladder match would wait behind them.
 BEAT_QUEUE = "beat"
 QUEUES = (DEFAULT_QUEUE, TOURNAMENT_QUEUE, CHALLENGE_QUEUE, TEST_QUEUE, BEAT_QUEUE)
+# Live tables wait minutes for a person's move: they have a queue that `ladder worker`
+# does NOT consume (not in QUEUES), taken only by the table worker (`ladder worker
+# --tables`), so a table never holds a worker the ladder, a tournament or a test needs.
+TABLE_QUEUE = "tables"
+TABLE_QUEUES = (TABLE_QUEUE,)
 # The kind of match work -> the queue it goes to (and back to, when the sweep resends it).
 MATCH_QUEUES = {
     "match": DEFAULT_QUEUE,
     "tournament": TOURNAMENT_QUEUE,
     "challenge": CHALLENGE_QUEUE,
     "test": TEST_QUEUE,
+    "table": TABLE_QUEUE,
 }
 KIND_OF_QUEUE = {queue: kind for kind, queue in MATCH_QUEUES.items()}
 

@@ -75,15 +75,29 @@ def web(bind: str, workers: int) -> None:
 
 
 @main.command()
-@click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True)
-def worker(concurrency: int) -> None:
-    """Run a Celery worker that validates versions and plays matches (needs REDIS_URL)."""
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=None,
+    help="processes [default: 2; with --tables, TABLE_WORKERS]",
+)
+@click.option(
+    "--tables",
+    is_flag=True,
+    help="run live tables only (the tables queue, which no other worker takes)",
+)
+def worker(concurrency: int | None, tables: bool) -> None:
+    """Run a Celery worker that validates versions and plays matches (needs REDIS_URL);
+    with --tables, the table worker that runs live tables with people seated."""
     import os
 
+    from ladder import settings
     from ladder.cli.processes import worker_command
 
     _need_redis()
-    command = worker_command(concurrency)
+    if concurrency is None:
+        concurrency = max(1, settings.Settings.from_env().table_workers) if tables else 2
+    command = worker_command(concurrency, tables=tables)
     os.execv(command[0], command)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import click
 
 from ladder import settings
-from ladder.broker.announce import QUEUES
+from ladder.broker.announce import QUEUES, TABLE_QUEUES
 from ladder.cli.console import LogTail, status_line
 from ladder.cli.db import upgrade
 
@@ -118,10 +118,15 @@ def _no_control_socket() -> list[str]:
     return ["--no-control-socket"] if has_socket else []
 
 
-def worker_command(concurrency: int) -> list[str]:
+def worker_command(concurrency: int, tables: bool = False) -> list[str]:
+    """A Celery worker of the ladder's queues, or with `tables` the table worker: the
+    tables queue only (a live table waits minutes for a person; it must never hold a
+    worker the ladder, a tournament, a challenge or a test needs)."""
+    queues = TABLE_QUEUES if tables else QUEUES
+    name = ["--hostname", "tables@%h"] if tables else []
     return python_module(
         "celery", "-A", "ladder.jobs.worker_app", "--quiet", "worker",
-        "--concurrency", str(concurrency), "--queues", ",".join(QUEUES),
+        "--concurrency", str(concurrency), "--queues", ",".join(queues), *name,
         "--loglevel", "INFO", "--without-mingle", "--without-gossip",
     )  # fmt: skip
 
@@ -265,6 +270,9 @@ def run_all(
         bind = f"{host}:{port}"
         start("web", web_command(bind, web_workers))
         start("worker", worker_command(concurrency))
+        table_workers = settings.Settings.from_env(env).table_workers
+        if table_workers > 0:
+            start("tables", worker_command(table_workers, tables=True))
         start("beat", beat_command(var))
         watch = _Watch(procs, tail, lambda: stopping)
         watch.until(lambda: _answers(host, port) and _ready(logs / "worker.log"), 120)

@@ -27,10 +27,11 @@ from ladder.broker.announce import (
     DEFAULT_QUEUE,
     QUEUES,
     SENDER,
+    TABLE_QUEUE,
     TEST_QUEUE,
     TOURNAMENT_QUEUE,
 )
-from ladder.extensions import app_settings
+from ladder.extensions import BROKER, app_settings
 from ladder.jobs.marks import Marks
 from ladder.settings import Settings
 
@@ -45,8 +46,9 @@ TASKS = {
     "tournament": "ladder.play_tournament_match",
     "challenge": "ladder.play_challenge_match",
     "test": "ladder.play_test_match",
+    "table": "ladder.play_table",
 }
-EXTENSION = "ladder.broker"  # app.extensions key: the app's store.AppClient
+EXTENSION = BROKER  # app.extensions key: the app's store.AppClient
 
 
 def celery_settings(settings: Settings) -> dict:
@@ -107,6 +109,11 @@ def celery_init_app(app: Flask) -> Celery:
                 "task": "ladder.schedule",
                 "schedule": float(settings.schedule_every_s),
             },
+            # A live table whose runner is gone (its worker died) is ended.
+            "end-abandoned-tables": {
+                "task": "ladder.end_abandoned_tables",
+                "schedule": 60.0,
+            },
             # The replay retention policy (`services.retention`), once a day at a quiet hour.
             "prune-replays": {
                 "task": "ladder.prune_replays",
@@ -119,6 +126,8 @@ def celery_init_app(app: Flask) -> Celery:
             TASKS["tournament"]: {"queue": TOURNAMENT_QUEUE},
             TASKS["challenge"]: {"queue": CHALLENGE_QUEUE},
             TASKS["test"]: {"queue": TEST_QUEUE},
+            TASKS["table"]: {"queue": TABLE_QUEUE},  # the table worker's alone
+            "ladder.end_abandoned_tables": {"queue": BEAT_QUEUE},
             "ladder.schedule": {"queue": BEAT_QUEUE},
             "ladder.prune_replays": {"queue": BEAT_QUEUE},
         },

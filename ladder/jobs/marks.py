@@ -26,6 +26,7 @@ MARK_KIND = {
     "tournament": "match",
     "challenge": "match",
     "test": "match",
+    "table": "table",  # id = LiveTable.id, not a match's
 }
 CHUNK = 1000  # ids per MGET: one round trip each, never one huge reply
 

@@ -29,7 +29,16 @@ from ladder.models import MatchState, VersionState
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import bots as bot_service
-from ladder.services import playing, retention, scheduler, sweep, validation, version_tests
+from ladder.services import (
+    playing,
+    retention,
+    scheduler,
+    sweep,
+    table_play,
+    tables,
+    validation,
+    version_tests,
+)
 from ladder.services import tournaments as tournament_service
 from ladder.services.infrastructure import INFRASTRUCTURE, TOO_LONG
 from ladder.transactions import unit_of_work
@@ -125,6 +134,44 @@ def play_test_match(match_id: int) -> str:
     if test_id is not None:
         version_tests.advance(db.session, app_settings(), test_id)
     return state
+
+
+# A live table lasts as long as its people take: up to TABLE_MATCH_MS each, plus the bots.
+TABLE_TIME_LIMIT_S = 6 * 3600
+
+
+@shared_task(
+    name="ladder.play_table",
+    acks_late=False,  # never handed out again: a table cannot be replayed without its people
+    soft_time_limit=TABLE_TIME_LIMIT_S,
+    time_limit=TABLE_TIME_LIMIT_S + 60,
+)
+def play_table(table_id: int) -> str:
+    """Run a live table to its end (on the tables queue, the table worker's alone)."""
+    _taken("table", table_id)
+    leases = _leases()
+    if leases.held("table", table_id):
+        return "skipped"  # another runner has it
+    with leases.hold("table", table_id):
+        match = table_play.play_table(db.session, app_settings(), table_id, client())
+    log.info("table played", extra={"table_id": table_id, "match_id": match and match.id})
+    return "over" if match else "skipped"
+
+
+@shared_task(name="ladder.end_abandoned_tables", **RETRY)
+def end_abandoned_tables() -> list[int]:
+    """Beat: end every table being played whose runner is gone (its lease lapsed)."""
+    leases = _leases()
+    if leases.age_s() < app_settings().lease_s:  # a Redis restarted empty: wait a lease
+        return []
+    ended = []
+    for table_id in tables.abandoned(db.session, app_settings(), lambda t: leases.held("table", t)):
+        with unit_of_work(db.session):
+            if tables.end_table(db.session, table_id, tables.RUNNER_GONE):
+                ended.append(table_id)
+    if ended:
+        log.warning("tables ended: runner gone", extra={"tables": ended})
+    return ended
 
 
 @shared_task(name="ladder.schedule", **RETRY)

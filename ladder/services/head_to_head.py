@@ -13,7 +13,7 @@ from collections import Counter
 
 from sqlalchemy.orm import Session
 
-from ladder.broker.announce import TEST_QUEUE
+from ladder.broker.announce import TABLE_QUEUE, TEST_QUEUE
 from ladder.models import HeadToHead, Match, upsert
 
 COUNTS = ("met", "ahead", "behind", "tied")
@@ -42,9 +42,9 @@ def count_match(session: Session, match: Match) -> None:
     """Add a just-recorded match to the head-to-head rows of the bots it seated: one
     statement, whatever the table size. A candidate's test match is not counted: it is
     an experiment of its owner's, not a meeting on the ladder."""
-    if match.queue == TEST_QUEUE:
+    if match.queue in (TEST_QUEUE, TABLE_QUEUE):  # a live table's bots meet people there
         return
-    ranked = [(s.version.bot_id, s.rank) for s in match.seats if s.rank is not None]
+    ranked = [(s.version.bot_id, s.rank) for s in match.seats if s.version and s.rank is not None]
     rows = [
         {"bot_id": bot, "opponent_id": opponent, **{name: tally[name] for name in COUNTS}}
         for (bot, opponent), tally in sorted(pairs(ranked).items())

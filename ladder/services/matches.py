@@ -11,7 +11,7 @@ Commands here flush and lock but do not commit: the caller's unit of work does
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import cast
 
@@ -69,7 +69,7 @@ def create_match(
     session: Session,
     settings: Settings,
     game: str,
-    version_ids: list[int],
+    version_ids: Sequence[int | None],
     *,
     ranked: bool,
     seed: int | None = None,
@@ -77,6 +77,7 @@ def create_match(
     requested_by: User | None = None,
     kind: str = "match",
     active_only: bool = True,
+    people: Mapping[int, int] | None = None,
 ) -> Match:
     """Add a queued match between versions, one seat each, in the given order (flushed,
     for the caller to commit), announced to the workers when its transaction commits.
@@ -86,9 +87,16 @@ def create_match(
     "challenge" for a user's challenge, "tournament" for a tournament's, each on a
     queue of its own, stored on the match. A tournament froze its entrants' versions
     at entry, so it passes `active_only=False`: a version replaced since still plays.
+    A live table's match ("table", `services.tables.finish`) seats people too: `people`
+    maps each of their seats to the user, and their entries of `version_ids` are None;
+    it is recorded at once, so it is not announced.
     """
     spec = engine.get_game(check_game(game))
-    if len(set(version_ids)) != len(version_ids):
+    people = dict(people or {})
+    if sorted(people) != [i for i, vid in enumerate(version_ids) if vid is None]:
+        raise ServiceError("every seat is a bot version or a person, never both or neither")
+    bots = [vid for vid in version_ids if vid is not None]
+    if len(set(bots)) != len(bots):
         raise ServiceError("a bot version can take only one seat in a match")
     if not spec.min_players <= len(version_ids) <= spec.max_players:
         raise ServiceError(
@@ -102,18 +110,18 @@ def create_match(
         spec.new_game(len(version_ids), seed=seed, options=options)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
-    for vid in version_ids:
+    for vid in bots:
         if not valid_id(vid):
             raise NotFound(f"no bot version {vid}")
     versions = {
         v.id: v
         for v in session.scalars(
             select(BotVersion)
-            .where(BotVersion.id.in_(version_ids))
+            .where(BotVersion.id.in_(bots))
             .options(joinedload(BotVersion.bot))  # each seat's game, in the same query
         )
     }
-    for vid in version_ids:
+    for vid in bots:
         version = versions.get(vid)
         if version is None:
             raise NotFound(f"no bot version {vid}")
@@ -130,12 +138,16 @@ def create_match(
         state=MatchState.QUEUED,
         requested_by_id=requested_by.id if requested_by else None,
         queue=announce.MATCH_QUEUES[kind],
-        seats=[MatchSeat(seat=i, version_id=vid) for i, vid in enumerate(version_ids)],
+        seats=[
+            MatchSeat(seat=i, version_id=vid, user_id=people.get(i))
+            for i, vid in enumerate(version_ids)
+        ],
     )
     session.add(match)
     session.flush()
     bot_changes.bots_changed(session, (v.bot_id for v in versions.values()))
-    announce.announce(session, kind, match.id)
+    if kind != "table":
+        announce.announce(session, kind, match.id)
     return match
 
 
@@ -226,6 +238,8 @@ def match_job(session: Session, settings: Settings, match_id: int) -> Job:
     seats = []
     for seat in match.seats:
         version = seat.version
+        if version is None:  # a person's seat: only a live table has one, never a job
+            raise Conflict(f"match {match.id} seats a person: it is not a worker's job")
         seats.append(
             JobSeat(
                 seat=seat.seat,
@@ -416,7 +430,7 @@ def record_match(
         match.unrated_reason = _rate(session, settings, match, now)
     head_to_head.count_match(session, match)
     triage.check(session, settings, match)
-    bot_changes.bots_changed(session, (seat.version.bot_id for seat in match.seats))
+    bot_changes.bots_changed(session, (s.version.bot_id for s in match.seats if s.version))
     if match.queue == announce.TOURNAMENT_QUEUE:  # every entrant's standing may have moved
         bot_changes.tournaments_changed(
             session,
@@ -433,9 +447,9 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
     A match in which a version was replaced or retired meanwhile is kept
     (results, replay) but discarded from the ladder: nobody's rating moves.
     """
-    if any(seat.version.state != VersionState.ACTIVE for seat in match.seats):
+    if any(not seat.version or seat.version.state != VersionState.ACTIVE for seat in match.seats):
         return REPLACED
-    ids = sorted(seat.version_id for seat in match.seats)
+    ids = sorted(cast(int, seat.version_id) for seat in match.seats)
     with session.no_autoflush:  # the seats' results go in one UPDATE with their ratings
         rows = {
             r.version_id: r
@@ -456,7 +470,7 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
     ranks = [cast(int, s.rank) for s in seats]  # recorded just above, every seat
     after = ratings.rate(before, ranks, tau=settings.open_play_tau)
     for seat, old, new in zip(seats, before, after, strict=True):
-        row = rows.get(seat.version_id)
+        row = rows.get(cast(int, seat.version_id))  # every seat a version (checked above)
         if row is None:
             continue
         seat.mu_before, seat.sigma_before = old.mu, old.sigma

@@ -73,9 +73,13 @@ def _fill_batch(
     in_flight = session.scalars(
         select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
     ).all()
-    busy = set(
-        session.scalars(select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight)))
-    )
+    busy = {
+        vid
+        for vid in session.scalars(
+            select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight))
+        )
+        if vid is not None
+    }
     candidates = ladder_candidates(session, settings, name)
     room = min(settings.ladder_in_flight - len(in_flight), BATCH)
     tables: list[list[int]] = []

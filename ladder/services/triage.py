@@ -65,7 +65,7 @@ def check(session: Session, settings: Settings, match: Match) -> list[int]:
     paused = []
     for seat in match.seats:
         version = seat.version
-        if seat.status in (None, SeatStatus.OK) or version.paused_at is not None:
+        if version is None or seat.status in (None, SeatStatus.OK) or version.paused_at:
             continue
         if version.state != (VersionState.CANDIDATE if tested else VersionState.ACTIVE):
             continue

@@ -8,6 +8,7 @@ from ladder.extensions import csrf
 
 
 def register(app: Flask) -> None:
+    from ladder.web.api import tables  # noqa: F401 - its views join the blueprint
     from ladder.web.api.routes import bp
 
     # Token-authenticated JSON calls carry no cookie session, so no CSRF token either.

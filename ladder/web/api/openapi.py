@@ -212,6 +212,109 @@ def _challenge(settings: Settings) -> dict:
     }
 
 
+TABLE_AUTH = (
+    " A bearer token or a logged-in session; a write with the session cookie carries"
+    " the page's CSRF token in `X-CSRFToken`."
+)
+
+
+def _body(schema: str) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": ref(schema)}}}
+
+
+def _tables(settings: Settings) -> dict:
+    """The live tables' calls: people seated against bots (the fixed tables API)."""
+    open_limit = settings.table_open_per_user
+    move_s, match_s = settings.table_move_ms // 1000, settings.table_match_ms // 1000
+    table_id = [_path_id("table_id")]
+    return {
+        "/tables": {
+            "post": {
+                "operationId": "createTable",
+                "summary": "Sit down at a live table against bots (or open seats for friends)",
+                "description": f"You take `seat`; every other seat is an opponent: an active"
+                " bot of the game whose owner allows human play (or your own), a house bot"
+                " by name, or null for a seat another person takes through an invitation."
+                f" A person has {move_s} s a move and {match_s} s a match. At most"
+                f" {open_limit} tables not over per user; beyond, 429 with Retry-After."
+                + TABLE_AUTH,
+                "security": BEARER,
+                "requestBody": _body("TableRequest"),
+                "responses": {
+                    "201": _json("TableCreated", "seated"),
+                    **_errors(
+                        400,
+                        401,
+                        403,
+                        404,
+                        429,
+                        e403="a bot whose owner does not allow human play",
+                        e404="no version of one of those ids",
+                    ),
+                },
+            }
+        },
+        "/tables/{table_id}": {
+            "get": {
+                "operationId": "getTable",
+                "summary": "A live table: your seat's view and legal actions, or a spectator's",
+                "description": "Public. Your seat's view with `legal` when you hold a seat"
+                " (token or session); anyone else gets the spectators' view (no seat's"
+                " secrets) and no `legal`.",
+                "parameters": table_id,
+                "responses": {"200": _json("Table", "the table"), **_errors(401, 404)},
+            }
+        },
+        "/tables/{table_id}/move": {
+            "post": {
+                "operationId": "moveAtTable",
+                "summary": "Make your move: one of `legal`",
+                "description": "Answers with the table once the move is applied (waiting"
+                " up to about 2 s for it). 400 naming why an action is not legal (nothing"
+                " changes); 403 without a seat; 409 when it is not your turn or the table"
+                " is not being played." + TABLE_AUTH,
+                "security": BEARER,
+                "parameters": table_id,
+                "requestBody": _body("MoveRequest"),
+                "responses": {
+                    "200": _json("Table", "the table after the move"),
+                    **_errors(400, 401, 403, 404, 409),
+                },
+            }
+        },
+        "/tables/{table_id}/resign": {
+            "post": {
+                "operationId": "resignAtTable",
+                "summary": "Give up your seat: the fallback policy plays it out",
+                "description": "A table still waiting for its people ends." + TABLE_AUTH,
+                "security": BEARER,
+                "parameters": table_id,
+                "responses": {
+                    "200": _json("Table", "the table"),
+                    **_errors(401, 403, 404, 409),
+                },
+            }
+        },
+        "/tables/{table_id}/join": {
+            "post": {
+                "operationId": "joinTable",
+                "summary": "Take the open seat an invitation is for",
+                "description": f"Counts against the {open_limit} tables not over a user may"
+                " have." + TABLE_AUTH,
+                "security": BEARER,
+                "parameters": table_id,
+                "requestBody": _body("JoinRequest"),
+                "responses": {
+                    "200": _json("Table", "seated"),
+                    **_errors(
+                        400, 401, 403, 404, 409, 429, e403="the invitation is not for this table"
+                    ),
+                },
+            }
+        },
+    }
+
+
 def _reads(games_schema: dict, per_page: int) -> dict:
     owner_note = (
         " Public; with the bot owner's token (`Authorization: Bearer <token>`) the"
@@ -404,6 +507,7 @@ def document(games: list[str], settings: Settings) -> dict:
         }
     }
     paths["/challenges"] = {"post": _challenge(settings)}
+    paths.update(_tables(settings))
     return {
         "openapi": "3.1.0",
         "info": {"title": "Tradewinds ladder API", "version": "1", "description": ABOUT},

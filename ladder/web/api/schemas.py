@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ladder.models import (
     SEAT_STATUSES,
+    LiveTableState,
     MatchState,
     TournamentState,
     VersionState,
@@ -80,6 +81,8 @@ def enums(games: list[str]) -> dict:
         "TestVerdict": {"type": "string", "enum": [BETTER, NOT_BETTER, INCONCLUSIVE]},
         "Flag": {"type": "string", "enum": ["true", "false"], "description": "yes or no"},
         "TournamentFormat": {"type": "string", "enum": list(FORMATS)},
+        "TableState": {"type": "string", "enum": [s.value for s in LiveTableState]},
+        "TableSeatKind": {"type": "string", "enum": ["human", "bot"]},
     }
 
 
@@ -416,6 +419,84 @@ TOURNAMENTS = {
 }
 
 
+ANY_OBJECT = {"type": "object", "additionalProperties": True}
+TABLES = {
+    "TableSeat": obj(
+        {
+            "seat": {"type": "integer", "minimum": 0},
+            "kind": ref("TableSeatKind"),
+            "player": {
+                **nullable("string"),
+                "description": "a person's name, a bot's `owner/name vN`; null: an open seat",
+            },
+            "status": maybe("SeatStatus"),
+            "error": nullable("string"),
+        }
+    ),
+    "TableResult": obj(
+        {
+            "scores": {"type": "array", "items": {"type": ["number", "null"]}},
+            "ranks": {"type": "array", "items": {"type": ["integer", "null"]}},
+            "statuses": {"type": "array", "items": maybe("SeatStatus")},
+        }
+    ),
+    "Table": obj(
+        {
+            "id": ID,
+            "game": ref("GameName"),
+            "state": ref("TableState"),
+            "players": {"type": "integer", "minimum": 1},
+            "step": {"type": "integer", "minimum": 0, "description": "actions applied so far"},
+            "seat": {**nullable("integer", minimum=0), "description": "yours; null: watching"},
+            "to_move": {
+                **nullable("integer", minimum=0),
+                "description": "the seat to move; null unless the table is being played",
+            },
+            "seats": {"type": "array", "items": ref("TableSeat")},
+            "created_at": {"type": "string", "format": "date-time"},
+            "view": {
+                **ANY_OBJECT,
+                "description": "your seat's view; for anyone else the spectators' view,"
+                " which shows no seat's secrets",
+            },
+            "legal": {
+                "type": "array",
+                "items": ANY_OBJECT,
+                "description": "your legal actions (empty unless it is your turn);"
+                " never sent to spectators",
+            },
+            "time_left_ms": {
+                **nullable("integer", minimum=0),
+                "description": "your clock; a spectator: the clock of the person to move",
+            },
+            "note": {**nullable("string"), "description": "why it ended without a match"},
+            "match_id": ID,
+            "result": ref("TableResult"),
+        },
+        optional=("legal", "note", "match_id", "result"),
+    ),
+    "TableCreated": obj(
+        {
+            "id": ID,
+            "seat": {"type": "integer", "minimum": 0},
+            "url": {"type": "string"},
+            "invitations": {
+                "type": "array",
+                "items": obj(
+                    {
+                        "seat": {"type": "integer", "minimum": 0},
+                        "token": {"type": "string"},
+                        "url": {"type": "string"},
+                    }
+                ),
+                "description": "one per open seat: send its link to the person who takes it",
+            },
+        },
+        optional=("invitations",),
+    ),
+}
+
+
 def components(games: list[str], id_max: int) -> dict:
     """Every named schema; `id_max` bounds the ids a request may carry."""
     request_id = {"type": "integer", "minimum": 1, "maximum": id_max}
@@ -434,4 +515,28 @@ def components(games: list[str], id_max: int) -> dict:
             optional=("seed",),
         ),
     }
-    return {**enums(games), **LADDER, **TOURNAMENTS, **requests}
+    requests["TableRequest"] = obj(
+        {
+            "game": ref("GameName"),
+            "players": {"type": "integer", "minimum": 1, "maximum": 16},
+            "seat": {
+                **nullable("integer", minimum=0, maximum=15),
+                "description": "your seat, from 0; absent or null: a random one",
+            },
+            "opponents": {
+                "type": "array",
+                "items": {
+                    "anyOf": [
+                        {**request_id, "description": "a version id"},
+                        {"type": "string", "description": "a house bot's name"},
+                        {"type": "null", "description": "an open seat, by invitation"},
+                    ]
+                },
+                "description": "one per other seat, in seat order",
+            },
+        },
+        optional=("seat",),
+    )
+    requests["MoveRequest"] = obj({"action": ANY_OBJECT})
+    requests["JoinRequest"] = obj({"token": {"type": "string", "minLength": 1}})
+    return {**enums(games), **LADDER, **TOURNAMENTS, **TABLES, **requests}

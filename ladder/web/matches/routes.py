@@ -75,7 +75,7 @@ def match(match_id: int):
     own_stderr = {}
     if current_user.is_authenticated:
         for seat in found.seats:
-            if seat.version.bot.owner_id == current_user.id:
+            if seat.version is not None and seat.version.bot.owner_id == current_user.id:
                 own_stderr[seat.seat] = seat.stderr or ""
     expired = storage.replay_expired(found, app_settings().replay_keep_days)
     return render_template(

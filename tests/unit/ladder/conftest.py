@@ -254,3 +254,59 @@ def login(client, username="alice", password="correct horse"):
     return client.post(
         "/login", data={"username": username, "password": password, "csrf_token": token}
     )
+
+
+class ListRedis:
+    """The few Redis list commands live tables use (`broker.store.push_move`, `take_move`),
+    over plain lists: unit tests run without a Redis server. `blpop` never blocks: with
+    nothing waiting it answers None at once, as a Redis whose timeout ran out would."""
+
+    def __init__(self) -> None:
+        self.lists: dict[str, list[bytes]] = {}
+        self.expiry: dict[str, int] = {}
+
+    def rpush(self, key: str, *values) -> int:
+        found = self.lists.setdefault(key, [])
+        found.extend(v.encode() if isinstance(v, str) else v for v in values)
+        return len(found)
+
+    def expire(self, key: str, seconds: int) -> bool:
+        self.expiry[key] = seconds
+        return key in self.lists
+
+    def blpop(self, keys, timeout=0):
+        for key in keys:
+            if self.lists.get(key):
+                return key.encode(), self.lists[key].pop(0)
+        return None
+
+    def delete(self, *keys) -> int:
+        return sum(self.lists.pop(key, None) is not None for key in keys)
+
+    def pipeline(self):
+        return _Pipeline(self)
+
+    def messages(self, key: str) -> list[dict]:
+        import json
+
+        return [json.loads(v) for v in self.lists.get(key, [])]
+
+
+class _Pipeline:
+    def __init__(self, target: ListRedis) -> None:
+        self.target, self.calls = target, []
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self.calls.append((name, args, kwargs))
+
+    def execute(self):
+        return [getattr(self.target, name)(*a, **k) for name, a, k in self.calls]
+
+
+@pytest.fixture
+def house(session, config):
+    """The house account with two toyrace house bots, `random` and `greedy`."""
+    user = make_user(session, config["HOUSE_USER"])
+    return {
+        name: make_active_bot(session, config, user, name=name) for name in ("random", "greedy")
+    }

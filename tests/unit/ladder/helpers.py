@@ -7,8 +7,10 @@ import random
 
 import engine
 from ladder.models import Match
+from ladder.queries import tables as table_queries
 from ladder.services import matches
 from tests.unit.ladder.conftest import make_active_bot
+from workers import Outcome
 
 
 def outcome_for(match: Match, ranks, statuses=None, scores=None) -> dict:
@@ -129,3 +131,33 @@ def aged_matches(session, config, alice, bob, days_old: int = 40) -> dict[str, i
     session.execute(update(Match).where(Match.id == ids["running"]).values(finished_at=None))
     session.commit()
     return ids
+
+
+def played_out(table, chooser: random.Random) -> Outcome:
+    """Play the table's game to the end as a runner would (random moves for every seat),
+    recording each step, and return the Outcome `run_table` would."""
+    state = table_queries.game_state(table)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    record = state.record()
+    result = record["result"]
+    n = table.players
+    record.update(
+        seats=[f"seat {i}" for i in range(n)],
+        statuses=["ok"] * n,
+        ranks=result["ranks"],
+        errors=[None] * n,
+        decision_ms=[1] * len(record["actions"]),
+    )
+    return Outcome.from_dict(
+        {
+            "game": table.game,
+            "seed": table.seed,
+            "players": n,
+            "options": {},
+            "statuses": ["ok"] * n,
+            "scores": result["scores"],
+            "ranks": result["ranks"],
+            "replay": record,
+        }
+    )

@@ -52,6 +52,11 @@ OWNERS = {
     " without a transaction, record the verdict",
     ("validation", "_fail_validation"): "ends what a failed attempt left, then stores the verdict",
     ("validation", "release_version"): "the row lock, then the commit that requeues or fails it",
+    ("table_play", "play_table"): "the table worker's entry point: nothing stays open while"
+    " a person thinks (minutes), then the outcome in a unit of its own",
+    ("table_play", "on_step"): "each action a unit of its own, so the web shows it at once",
+    ("table_play", "__call__"): "a person's clock committed before the runner waits on Redis",
+    ("table_play", "_end"): "ends what a failed table left, then ends the table",
     ("scheduler", "_fill_batch"): "one lock and one commit per batch of matches it makes",
     ("retention", "prune_replays"): "one commit per batch of replays dropped, so a large"
     " prune never holds its row locks long and a run stopped half-way keeps its work",
