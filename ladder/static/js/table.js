@@ -362,6 +362,9 @@
       const resign = self.$("resign-confirm");
       if (resign) resign.hidden = true;
     });
+    for (const input of document.querySelectorAll(".invite-link")) {
+      input.addEventListener("focus", function () { input.select(); });
+    }
     document.addEventListener("visibilitychange", function () { if (!document.hidden) self.poll(); });
     let resizing = null;
     window.addEventListener("resize", function () {

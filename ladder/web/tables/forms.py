@@ -18,11 +18,13 @@ class PlayForm(FlaskForm):
         self.seat.choices = [(RANDOM, "Random")] + [(str(s), f"Seat {s}") for s in range(high)]
         while len(self.opponents) < high - 1:
             self.opponents.append_entry()
-        for i, entry in enumerate(self.opponents, start=1):
+        # By default a different house bot in each seat: one version takes one seat only.
+        house = [value for value, _label in choices if value.startswith("house:")] or [OPEN]
+        for i, entry in enumerate(self.opponents):
             entry.choices = choices
-            entry.label.text = f"Opponent {i}"
+            entry.label.text = f"Opponent {i + 1}"
             if entry.data is None:
-                entry.data = choices[0][0] if choices else OPEN
+                entry.data = house[i % len(house)]
 
     def validate_seat(self, field) -> None:
         players = self.players.data

@@ -133,6 +133,7 @@ def table(table_id: int):
         render_template(
             "tables/table.html",
             table=detail,
+            ranked=_by_rank(detail),
             board=replays.board_for(found.game),
             invitations=invitations,
             resign_form=EmptyForm(),
@@ -141,6 +142,15 @@ def table(table_id: int):
         200,
         {"Cache-Control": "no-store"},
     )
+
+
+def _by_rank(detail: dict) -> list[int]:
+    """The seats of a finished table's result, best first (seat order among equals)."""
+    result = detail.get("result")
+    if not result:
+        return []
+    ranks = result["ranks"]
+    return sorted(range(len(ranks)), key=lambda i: (ranks[i] or len(ranks), i))
 
 
 @bp.get("/tables/<id:table_id>/log.json")

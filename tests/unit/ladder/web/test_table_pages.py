@@ -252,3 +252,24 @@ def test_the_peoples_leaderboard_and_account_rating(session, client, alice, bob)
     login(client)
     account = client.get("/account").get_data(as_text=True)
     assert "Your rating at live tables" in account and "9.00" in account
+
+
+def test_a_finished_table_shows_its_result_best_first(session, config, client, redis, alice, house):
+    import random
+
+    from tests.unit.ladder.helpers import played_out
+
+    login(client)
+    url = play(client).headers["Location"]
+    table = session.get(LiveTable, int(url.rsplit("/", 1)[1]))
+    outcome = played_out(table, random.Random(3))
+    match = tables.finish(session, config, table.id, outcome)
+    session.commit()
+    page = client.get(url).get_data(as_text=True)
+    assert 'id="table-result"' in page and "Play again" in page
+    assert f'href="/matches/{match.id}"' in page
+    mine = outcome.ranks[0]
+    assert ("You won" if mine == 1 else f"You finished {mine}") in page
+    best = min(range(2), key=lambda i: (outcome.ranks[i], i))
+    rows = re.findall(r"<td>(\d)</td>\s*<td><span class=\"swatch seat-(\d)", page)
+    assert rows[0] == (str(outcome.ranks[best]), str(best))
