@@ -33,11 +33,22 @@ def register(app: Flask) -> None:
     from ladder.web.pages.routes import bp as pages
     from ladder.web.replays.routes import bp as replays
     from ladder.web.staff.routes import bp as staff
+    from ladder.web.tables.routes import bp as tables
     from ladder.web.tournaments.routes import bp as tournaments
 
     app.url_map.converters["id"] = IdConverter  # before any rule uses it
     cache.init_app(app)
-    for blueprint in (accounts, boards, bots, matches, pages, replays, staff, tournaments):
+    for blueprint in (
+        accounts,
+        boards,
+        bots,
+        matches,
+        pages,
+        replays,
+        staff,
+        tables,
+        tournaments,
+    ):
         app.register_blueprint(blueprint)
     api.register(app)
     errors.register(app)

@@ -30,6 +30,7 @@ from sqlalchemy import select
 from ladder.errors import RateLimited, ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import ApiToken, User
+from ladder.queries import table_pages
 from ladder.services import accounts
 from ladder.transactions import unit_of_work
 from ladder.web.accounts.forms import LoginForm, PasswordForm, RegisterForm, TokenForm
@@ -141,7 +142,11 @@ def _account_page(password: PasswordForm, status: int):
         for row in accounts.sessions_of(db.session, current_user)
     ]
     page = render_template(
-        "accounts/account.html", sessions=rows, password=password, everywhere=EmptyForm()
+        "accounts/account.html",
+        sessions=rows,
+        password=password,
+        everywhere=EmptyForm(),
+        human_ratings=table_pages.ratings_of(db.session, current_user.id),
     )
     return page, status, NO_STORE
 

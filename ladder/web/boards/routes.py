@@ -11,6 +11,7 @@ from flask import (
     send_file,
     url_for,
 )
+from flask_login import current_user
 
 import engine
 from ladder.extensions import app_settings, db
@@ -18,6 +19,7 @@ from ladder.queries import boards as queries
 from ladder.web.boards import charts, games
 from ladder.web.cache import shared_data, shared_page
 from ladder.web.paging import page_arg
+from ladder.web.tables.routes import play_form
 
 bp = Blueprint("boards", __name__)
 
@@ -73,6 +75,8 @@ def game(game: str):
         rules=games.rules_html(game),
         example=games.example_turn(game),
         starter=games.starter_path(app_settings().starter_dir, game) is not None,
+        # The play form for a logged-in reader (whose page is never kept); a link for others.
+        play=play_form(game) if current_user.is_authenticated else None,
     )
 
 

@@ -26,6 +26,7 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import Bot, VersionState, active_version, valid_id
 from ladder.queries import boards as queries
+from ladder.queries import tables as table_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import bots, triage, version_tests
@@ -35,6 +36,7 @@ from ladder.web.bots.forms import PromoteForm, ResumeForm, RetireForm, UploadFor
 from ladder.web.cache import keep_while, shared_page
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
+from ladder.web.tables.forms import HumanPlayForm
 
 bp = Blueprint("bots", __name__)
 
@@ -123,6 +125,8 @@ def bot(bot_id: int):
         challenge=challenge,
         entered=tournament_queries.bot_tournaments(db.session, bot_id),
         tests=test_queries.bot_tests(db.session, bot_id),
+        people=table_queries.record_against_people(db.session, bot_id),
+        human_play_form=HumanPlayForm(allowed=found.human_play) if owner_view else None,
     )
 
 

@@ -1,0 +1,385 @@
+/* Tradewinds live table: the replay viewer's board, made playable. The page is drawn
+   by the server; this keeps it live. It polls the fixed tables API (GET
+   /api/v1/tables/<id>: every POLL_FAST ms while someone else is to move or the
+   table waits, POLL_SLOW ms while it is this person's turn), draws the board from
+   the seat's view (a spectator's is the public one) with the game's drawer, lists
+   the legal actions as buttons worded by the drawer (labels of the replay's move
+   list), asks before a bid, and posts the move with the page's CSRF token. */
+"use strict";
+
+(function (TW) {
+  const POLL_FAST = 300;
+  const POLL_SLOW = 2000;
+  const CONFIRM = { bid: true, promise: true }; // irreversible commitments: asked first
+  const MAX_LOG = 300;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* "bids 3 pesos" -> "Bid 3 pesos": a drawer's sentence about a move, as a command. */
+  function imperative(parts) {
+    const rest = parts.slice();
+    if (rest.length && typeof rest[0] === "object") rest.shift(); // the mover's name
+    if (typeof rest[0] === "string") {
+      let text = rest[0].replace(/^[\s:]+/, "");
+      text = text.replace(/^(\w+?)(sses|shes|ches|xes|s)\b/, function (_, stem, ending) {
+        return stem + (ending === "s" ? "" : ending.slice(0, -2));
+      });
+      rest[0] = text.charAt(0).toUpperCase() + text.slice(1);
+    }
+    return rest;
+  }
+
+  function Table(root, data) {
+    this.root = root;
+    this.$ = function (id) { return document.getElementById(id); };
+    this.api = root.dataset.apiUrl;
+    this.logUrl = root.dataset.logUrl;
+    this.csrf = root.dataset.csrf;
+    this.board = data.board;
+    this.logStep = -1;
+    this.busy = false;
+    this.timer = null;
+    this.clockTimer = null;
+    this.pendingAction = null;
+    this.setTable(data.table);
+  }
+
+  /* The seats' names and the drawers' context, as the replay viewer builds them. */
+  Table.prototype.context = function (table) {
+    const labels = table.seats.map(function (s) {
+      return s.player || (s.kind === "human" ? "open seat" : "seat " + s.seat);
+    });
+    this.summary = {
+      game: table.game, players: table.players, seats: labels, board: this.board,
+      finished: table.state === "over", steps: table.step, moves: [], pauses: [],
+      perspectives: [], result: table.result || null,
+    };
+    const ctx = TW.context(this.summary);
+    const mine = table.seat;
+    if (mine !== null && mine !== undefined) {
+      const name = ctx.name;
+      ctx.name = function (seat) { return seat === mine ? name(seat) + " (you)" : name(seat); };
+    }
+    return ctx;
+  };
+
+  Table.prototype.setTable = function (table) {
+    const first = !this.table;
+    const before = this.table;
+    this.table = table;
+    this.received = performance.now();
+    this.ctx = this.context(table);
+    this.drawer = TW.drawers[table.game] || TW.drawers._fallback;
+    if (first || before.step !== table.step || before.state !== table.state
+        || JSON.stringify(before.legal) !== JSON.stringify(table.legal)) {
+      this.draw();
+    }
+    this.turn();
+    if (table.state === "over" && before && before.state !== "over") {
+      window.location.reload(); // the server draws the result, the replay link, Play again
+      return;
+    }
+    if (first || before.step !== table.step) this.readLog();
+  };
+
+  Table.prototype.frame = function () {
+    const t = this.table;
+    const view = t.view || {};
+    return {
+      step: t.step, seat: null, action: null, stage: "final",
+      to_move: t.to_move, events: view.events || [], state: view,
+    };
+  };
+
+  Table.prototype.draw = function () {
+    const frame = this.frame();
+    const board = this.$("board");
+    this.ctx.state = frame.state;
+    this.ctx.start = frame.state;
+    let svg;
+    try {
+      svg = this.drawer(frame, this.summary, this.ctx);
+    } catch (error) {
+      svg = TW.drawers._fallback(frame, this.summary);
+    }
+    svg.setAttribute("data-step", String(frame.step));
+    svg.setAttribute("data-game", this.table.game);
+    board.replaceChildren(svg);
+    const status = this.$("board-status");
+    const parts = this.drawer.status ? this.drawer.status(frame, this.ctx) || [] : [];
+    status.replaceChildren(TW.render(parts, this.ctx));
+    status.hidden = !parts.length;
+    const panel = this.$("board-panel");
+    panel.replaceChildren(this.drawer.panel ? this.drawer.panel(frame, this.summary, this.ctx) : "");
+    panel.hidden = !this.drawer.panel;
+    this.seats();
+    this.recent(frame);
+    this.actions();
+  };
+
+  /* The seat list the server drew: who is to move, who was played out. */
+  Table.prototype.seats = function () {
+    const t = this.table;
+    for (const item of this.root.querySelectorAll(".table-seats li")) {
+      const seat = Number(item.dataset.seat);
+      item.classList.toggle("to-move", t.to_move === seat);
+    }
+  };
+
+  /* Whose turn, and the clock of the person to move (counting down here). */
+  Table.prototype.turn = function () {
+    const t = this.table;
+    const words = this.$("turn-words");
+    if (!words) return;
+    const clock = this.$("clock");
+    let parts;
+    if (t.state === "waiting") parts = ["Waiting for every seat to be taken."];
+    else if (t.state === "over") parts = ["The game is over."];
+    else if (t.to_move === null || t.to_move === undefined) parts = ["Waiting for the table…"];
+    else if (t.to_move === t.seat) parts = ["Your turn."];
+    else {
+      const seat = t.seats[t.to_move];
+      parts = [this.ctx.seat(t.to_move), seat && seat.kind === "bot" ? " (bot) is thinking…" : " is to move."];
+    }
+    words.replaceChildren(TW.render(parts, this.ctx));
+    this.root.classList.toggle("my-turn", t.state === "playing" && t.to_move === t.seat && t.seat !== null);
+    clearInterval(this.clockTimer);
+    const ticking = t.state === "playing" && typeof t.time_left_ms === "number"
+      && (t.to_move === t.seat || t.seat === null);
+    clock.hidden = !ticking;
+    if (!ticking) return;
+    const self = this;
+    const show = function () {
+      const left = Math.max(0, t.time_left_ms - (performance.now() - self.received));
+      const seconds = Math.ceil(left / 1000);
+      const text = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+      clock.textContent = (t.to_move === t.seat ? "Your time: " : "Time left: ") + text;
+      clock.classList.toggle("low", left < 30000);
+    };
+    show();
+    this.clockTimer = setInterval(show, 250);
+  };
+
+  /* "Since your last move": the events of the seat's view (the engine's own cut). */
+  Table.prototype.recent = function (frame) {
+    const list = this.$("recent");
+    if (!list) return;
+    list.replaceChildren();
+    const events = frame.events;
+    const self = this;
+    events.forEach(function (event, i) {
+      const item = el("li", "event");
+      item.appendChild(TW.render(TW.eventWords(self.drawer, event, self.ctx, events, i), self.ctx));
+      list.appendChild(item);
+    });
+    if (!events.length) list.appendChild(el("li", "muted", "Nothing yet."));
+  };
+
+  /* The legal actions as buttons, grouped by kind; a bid asks for confirmation. */
+  Table.prototype.actions = function () {
+    const box = this.$("actions");
+    if (!box) return;
+    const t = this.table;
+    const legal = t.state === "playing" && t.to_move === t.seat ? t.legal || [] : [];
+    box.hidden = !legal.length;
+    this.hideConfirm();
+    const list = this.$("action-list");
+    const hadFocus = box.contains(document.activeElement);
+    list.replaceChildren();
+    if (!legal.length) return;
+    const groups = new Map();
+    for (const action of legal) {
+      const kind = String(action.type || "move");
+      if (!groups.has(kind)) groups.set(kind, []);
+      groups.get(kind).push(action);
+    }
+    const self = this;
+    for (const [kind, actions] of groups) {
+      const group = el("div", "action-group");
+      group.setAttribute("role", "group");
+      const heading = el("h3", "action-kind", kind.replace(/_/g, " ")
+        + (actions.length > 1 ? " · " + actions.length + " choices" : ""));
+      group.appendChild(heading);
+      const buttons = el("div", "action-buttons");
+      for (const action of actions) {
+        const words = imperative(TW.actionWords(this.drawer, t.seat, action, this.ctx));
+        const button = el("button", "action");
+        button.type = "button";
+        button.dataset.action = JSON.stringify(action);
+        button.appendChild(TW.render(words, this.ctx));
+        button.title = TW.plain(words, this.ctx);
+        button.addEventListener("click", function () { self.choose(action, words); });
+        buttons.appendChild(button);
+      }
+      group.appendChild(buttons);
+      list.appendChild(group);
+    }
+    if (hadFocus || this.focusNext) {
+      const first = list.querySelector("button");
+      if (first) first.focus({ preventScroll: true });
+    }
+    this.focusNext = false;
+  };
+
+  Table.prototype.choose = function (action, words) {
+    if (!CONFIRM[action.type]) { this.send(action); return; }
+    this.pendingAction = action;
+    const box = this.$("confirm");
+    this.$("confirm-words").replaceChildren(
+      TW.render(["Confirm: "].concat(words, [". This cannot be taken back."]), this.ctx));
+    box.hidden = false;
+    this.$("confirm-yes").focus();
+  };
+
+  Table.prototype.hideConfirm = function () {
+    const box = this.$("confirm");
+    if (box) box.hidden = true;
+    this.pendingAction = null;
+  };
+
+  function readJson(response) {
+    return response.json().catch(function () { return {}; }).then(function (body) {
+      if (!response.ok) {
+        const error = new Error(body.error || "the server answered " + response.status);
+        error.status = response.status;
+        throw error;
+      }
+      return body;
+    });
+  }
+
+  Table.prototype.post = function (url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": this.csrf },
+      body: JSON.stringify(body || {}),
+    }).then(readJson);
+  };
+
+  Table.prototype.send = function (action) {
+    const self = this;
+    const error = this.$("move-error");
+    error.hidden = true;
+    this.hideConfirm();
+    for (const button of this.$("action-list").querySelectorAll("button")) button.disabled = true;
+    this.busy = true;
+    this.focusNext = true;
+    this.post(this.api + "/move", { action: action }).then(function (table) {
+      self.setTable(table);
+    }).catch(function (problem) {
+      error.textContent = "Not played: " + problem.message;
+      error.hidden = false;
+      self.actions();
+    }).finally(function () {
+      self.busy = false;
+      self.schedule();
+    });
+  };
+
+  Table.prototype.resign = function () {
+    const self = this;
+    this.post(this.api + "/resign").then(function (table) {
+      self.setTable(table);
+      self.$("resign-confirm").hidden = true;
+      self.$("resign").hidden = true;
+    }).catch(function (problem) {
+      self.$("resign-words").textContent = "Could not resign: " + problem.message;
+    });
+  };
+
+  /* The table's public events since the last read: the game log. */
+  Table.prototype.readLog = function () {
+    const list = this.$("game-log");
+    if (!list || this.logging) return;
+    this.logging = true;
+    const self = this;
+    fetch(this.logUrl + "?since=" + (this.logStep < 0 ? "" : this.logStep), {
+      credentials: "same-origin", headers: { Accept: "application/json" },
+    }).then(readJson).then(function (body) {
+      const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      body.events.forEach(function (event, i) {
+        if (event.step <= self.logStep) return;
+        const item = el("li", "event");
+        item.dataset.step = String(event.step);
+        item.appendChild(TW.render(TW.eventWords(self.drawer, event, self.ctx, body.events, i), self.ctx));
+        list.appendChild(item);
+      });
+      while (list.children.length > MAX_LOG) list.removeChild(list.firstChild);
+      self.logStep = Math.max(self.logStep, body.step);
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    }).catch(function () {}).finally(function () {
+      self.logging = false;
+      if (self.table.step > self.logStep) self.readLog();
+    });
+  };
+
+  Table.prototype.poll = function () {
+    const self = this;
+    if (this.busy || document.hidden) { this.schedule(); return; }
+    fetch(this.api, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(readJson)
+      .then(function (table) { if (!self.busy) self.setTable(table); })
+      .catch(function () {})
+      .finally(function () { self.schedule(); });
+  };
+
+  Table.prototype.schedule = function () {
+    clearTimeout(this.timer);
+    const t = this.table;
+    if (t.state === "over") return;
+    const mine = t.state === "playing" && t.to_move === t.seat && t.seat !== null;
+    const self = this;
+    this.timer = setTimeout(function () { self.poll(); }, mine ? POLL_SLOW : POLL_FAST);
+  };
+
+  Table.prototype.bind = function () {
+    const self = this;
+    const on = function (id, handler) {
+      const node = self.$(id);
+      if (node) node.addEventListener("click", handler);
+    };
+    on("confirm-yes", function () { if (self.pendingAction) self.send(self.pendingAction); });
+    on("confirm-no", function () {
+      self.hideConfirm();
+      const first = self.$("action-list").querySelector("button");
+      if (first) first.focus();
+    });
+    on("resign", function () {
+      self.$("resign-confirm").hidden = false;
+      self.$("resign-no").focus();
+    });
+    on("resign-no", function () { self.$("resign-confirm").hidden = true; self.$("resign").focus(); });
+    on("resign-yes", function () { self.resign(); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") return;
+      if (self.pendingAction) self.hideConfirm();
+      const resign = self.$("resign-confirm");
+      if (resign) resign.hidden = true;
+    });
+    for (const input of document.querySelectorAll(".invite-link")) {
+      input.addEventListener("focus", function () { input.select(); });
+    }
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) self.poll(); });
+    let resizing = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizing);
+      resizing = setTimeout(function () { if (self.narrow !== TW.isNarrow()) { self.narrow = TW.isNarrow(); self.draw(); } }, 150);
+    });
+    this.narrow = TW.isNarrow();
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.getElementById("live-table");
+    const data = document.getElementById("table-data");
+    if (!root || !data) return;
+    TW.table = new Table(root, JSON.parse(data.textContent));
+    TW.table.bind();
+    TW.table.schedule();
+  });
+})(window.Tradewinds);
