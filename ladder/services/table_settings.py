@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from ladder.errors import Forbidden
 from ladder.models import Bot, User
+from ladder.services import bot_changes
 from ladder.services.bots import get_bot
 
 
@@ -17,5 +18,6 @@ def set_human_play(session: Session, user: User, bot_id: int, allowed: bool) -> 
     if bot.owner_id != user.id:
         raise Forbidden("only the bot's owner can choose who plays against it")
     bot.human_play = bool(allowed)
+    bot_changes.bots_changed(session, [bot.id])  # its page says whether people may
     session.flush()
     return bot

@@ -170,3 +170,12 @@ def test_a_tournament_moves_every_entrant(session, config, alice, bob, table):
     tournaments.cancel(session, staff, tid)
     session.commit()
     assert moved(session, entrants, before) == [1, 1, 1]
+
+
+def test_letting_people_play_a_bot_moves_it(session, alice, table):
+    from ladder.services import table_settings
+
+    before = revisions(session, table)
+    table_settings.set_human_play(session, alice, table[0].bot_id, True)
+    session.commit()
+    assert moved(session, table, before) == [1, 0]
