@@ -28,7 +28,9 @@ class PlayForm(FlaskForm):
 
     def validate_seat(self, field) -> None:
         players = self.players.data
-        if field.data != RANDOM and isinstance(players, int) and int(field.data) >= players:
+        if not str(field.data).isdigit():  # random, or not a choice (said by the field itself)
+            return
+        if isinstance(players, int) and int(field.data) >= players:
             raise ValidationError(f"a table of {players} has seats 0 to {players - 1}")
 
 

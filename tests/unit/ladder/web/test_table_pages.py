@@ -78,6 +78,10 @@ def test_each_refusal_is_shown_under_its_field(session, config, client, redis, a
     assert "seats 0 to 1" in error_under(page, "seat")
     page = play(client, players="9").get_data(as_text=True)
     assert "Not a valid choice" in error_under(page, "players")
+    for seat in ("toyrace", "-1", ""):  # not a seat at all: the field says so, no 500
+        answer = play(client, seat=seat)
+        assert answer.status_code == 400
+        assert "Not a valid choice" in error_under(answer.get_data(as_text=True), "seat")
 
     theirs = make_active_bot(session, config, bob, name="shy")
     theirs.bot.human_play = True  # offered when the form is drawn...
