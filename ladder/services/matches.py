@@ -231,6 +231,21 @@ def replay_bytes(session: Session, settings: Settings, match: Match) -> bytes:
         raise NotFound(f"the replay of match {match.id} is missing from the store") from None
 
 
+def job_seat(seat: int, version: BotVersion) -> JobSeat:
+    """A bot version as a job's seat `seat`, named by its stored file's key and hash."""
+    return JobSeat(
+        seat=seat,
+        label=version.seat_label,
+        name=version.bot.name,
+        owner=version.bot.owner.username,
+        version=version.number,
+        key=version.file_key,
+        sha256=version.sha256,
+        kind=version.kind,
+        version_id=version.id,
+    )
+
+
 def match_job(session: Session, settings: Settings, match_id: int) -> Job:
     """What a worker needs to play a match: game, seed, options and each seat's code,
     named by artifact key and content hash (the worker fetches it through its cache)."""
@@ -240,19 +255,7 @@ def match_job(session: Session, settings: Settings, match_id: int) -> Job:
         version = seat.version
         if version is None:  # a person's seat: only a live table has one, never a job
             raise Conflict(f"match {match.id} seats a person: it is not a worker's job")
-        seats.append(
-            JobSeat(
-                seat=seat.seat,
-                label=version.seat_label,
-                name=version.bot.name,
-                owner=version.bot.owner.username,
-                version=version.number,
-                key=version.file_key,
-                sha256=version.sha256,
-                kind=version.kind,
-                version_id=version.id,
-            )
-        )
+        seats.append(job_seat(seat.seat, version))
     return Job(
         game=match.game,
         seed=match.seed,

@@ -31,9 +31,10 @@ from ladder.models import LiveTableState, Match
 from ladder.queries import tables as queries
 from ladder.services import bot_files, tables
 from ladder.services.infrastructure import describe, limits, unsafe
+from ladder.services.matches import job_seat
 from ladder.settings import Settings
 from ladder.transactions import unit_of_work
-from workers import BotSource, Job, JobSeat, Move, OutOfTime, Resign
+from workers import BotSource, Job, Move, OutOfTime, Resign
 
 log = logging.getLogger(__name__)
 
@@ -93,23 +94,8 @@ def table_job(session: Session, table_id: int) -> tuple[Job, list[int]]:
     """The table's bots as a worker job (numbered 0.. in table order, people left out: a
     job's seats are numbered without gaps), and its people's seats."""
     table, versions = tables.table_seats(session, table_id)
-    seats: list[JobSeat] = []
-    for version in versions:
-        if version is None:
-            continue
-        seats.append(
-            JobSeat(
-                seat=len(seats),
-                label=version.seat_label,
-                name=version.bot.name,
-                owner=version.bot.owner.username,
-                version=version.number,
-                key=version.file_key,
-                sha256=version.sha256,
-                kind=version.kind,
-                version_id=version.id,
-            )
-        )
+    bots = [version for version in versions if version is not None]
+    seats = [job_seat(i, version) for i, version in enumerate(bots)]
     people = [i for i, v in enumerate(versions) if v is None]
     return Job(game=table.game, seed=table.seed, seats=tuple(seats), options={}), people
 
