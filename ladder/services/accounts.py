@@ -33,6 +33,7 @@ from ladder.services import throttle
 from ladder.services.common_passwords import COMMON
 from ladder.settings import Settings
 from ladder.transactions import in_unit, unit_of_work
+from workers.info import HUMAN_OWNER
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 MIN_PASSWORD = 8
@@ -130,7 +131,8 @@ def register_from(
     with unit_of_work(session):
         what = "registrations an hour from one address"
         throttle.take(session, "register", address, limit, REGISTRATION_WINDOW, now, what)
-    reserved = (settings.house_user,)
+    # The house's name, and the owner every bot is told a person's seat has (live tables).
+    reserved = (settings.house_user, HUMAN_OWNER)
     with unit_of_work(session):
         return register(session, username, password, reserved=reserved, address=client)
 

@@ -87,6 +87,12 @@ def test_the_house_name_cannot_be_registered_before_or_after_ladder_house(
     assert session.scalars(select(User.username)).all() == ["demo"]
 
 
+@pytest.mark.parametrize("name", ["human", "Human"])
+def test_the_name_bots_are_told_a_person_has_cannot_be_registered(client, name):
+    refused = register_page(client, name)
+    assert refused.status_code == 400 and "is taken" in refused.get_data(as_text=True)
+
+
 def test_ladder_house_runs_twice_and_explains_a_conflict_without_a_traceback(
     config, session, monkeypatch
 ):
