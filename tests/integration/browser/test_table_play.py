@@ -21,7 +21,6 @@ from ladder.cli.processes import free_port, worker_command
 from ladder.extensions import app_settings
 from ladder.services.house import seed_house_bots
 from tests.integration.browser.conftest import (
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     SCREENSHOTS,
@@ -69,63 +68,60 @@ def _shots(tab, name: str) -> None:
     tab.set_viewport_size(size)
 
 
-def test_a_person_plays_meuterer_to_the_end(table_site, tmp_path):
-    from playwright.sync_api import sync_playwright
+def test_a_person_plays_meuterer_to_the_end(table_site, browser):
+    # The session's browser (conftest): a second Playwright in one session cannot start.
+    errors: list[str] = []
+    person = browser.new_context(base_url=table_site, viewport=DESKTOP)
+    person.set_default_timeout(15_000)
+    tab = person.new_page()
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    register(tab, "skipper")
+    tab.goto("/games/meuterer")
+    expect(tab.locator("#play")).to_contain_text("Play Meuterer yourself")
+    tab.goto("/play/meuterer")
+    tab.get_by_label("Players at the table").select_option("3")
+    tab.get_by_label("Your seat").select_option("0")
+    _shots(tab, "play-form")
+    tab.get_by_role("button", name="Sit down at the table").click()
+    expect(tab.locator("#table-status")).to_contain_text("You play seat 0")
+    table_url = tab.url
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True
-        )
-        errors: list[str] = []
-        person = browser.new_context(base_url=table_site, viewport=DESKTOP)
-        person.set_default_timeout(15_000)
-        tab = person.new_page()
-        tab.on("pageerror", lambda exc: errors.append(str(exc)))
-        register(tab, "skipper")
-        tab.goto("/games/meuterer")
-        expect(tab.locator("#play")).to_contain_text("Play Meuterer yourself")
-        tab.goto("/play/meuterer")
-        tab.get_by_label("Players at the table").select_option("3")
-        tab.get_by_label("Your seat").select_option("0")
-        _shots(tab, "play-form")
-        tab.get_by_role("button", name="Sit down at the table").click()
-        expect(tab.locator("#table-status")).to_contain_text("You play seat 0")
-        table_url = tab.url
+    watching = browser.new_context(base_url=table_site, viewport=DESKTOP)
+    spectator = watching.new_page()
+    spectator.on("pageerror", lambda exc: errors.append(str(exc)))
+    spectator.goto(table_url)
+    expect(spectator.locator("#table-status")).to_contain_text("spectator")
 
-        spectator = browser.new_context(base_url=table_site, viewport=DESKTOP).new_page()
-        spectator.on("pageerror", lambda exc: errors.append(str(exc)))
-        spectator.goto(table_url)
-        expect(spectator.locator("#table-status")).to_contain_text("spectator")
-
-        moves, shot_mid = 0, False
-        deadline = time.monotonic() + GAME_WAIT_S
-        while time.monotonic() < deadline:
-            if tab.locator("#table-result").count():
-                break
-            button = tab.locator("#action-list button:not([disabled])").first
-            try:
-                button.wait_for(state="visible", timeout=3_000)
-            except Exception:  # a bot is thinking, or the game just ended (the page reloads)
-                continue
-            if moves == 6 and not shot_mid:
-                expect(spectator.locator("#board svg")).to_be_visible()
-                _shots(tab, "table-seat")
-                _shots(spectator, "table-spectator")
-                shot_mid = True
-            button.focus()
-            tab.keyboard.press("Enter")  # the keyboard works as a click does
-            if tab.locator("#confirm").is_visible():
-                tab.locator("#confirm-yes").click()
-            moves += 1
-        expect(tab.locator("#table-result")).to_be_visible(timeout=30_000)
-        assert moves > 5, f"only {moves} moves were clicked"
-        expect(tab.locator("#table-result")).to_contain_text("Watch the replay")
-        expect(tab.get_by_role("link", name="Play again")).to_be_visible()
-        _shots(tab, "table-over")
-        spectator.reload()
-        expect(spectator.locator("#table-result")).to_be_visible()
-        assert '"hand":' not in spectator.content()
-        tab.get_by_role("link", name="Watch the replay").click()
-        expect(tab.locator("#replay-viewer")).to_be_visible()
-        browser.close()
-        assert not errors, errors
+    moves, shot_mid = 0, False
+    deadline = time.monotonic() + GAME_WAIT_S
+    while time.monotonic() < deadline:
+        if tab.locator("#table-result").count():
+            break
+        button = tab.locator("#action-list button:not([disabled])").first
+        try:
+            button.wait_for(state="visible", timeout=3_000)
+        except Exception:  # a bot is thinking, or the game just ended (the page reloads)
+            continue
+        if moves == 6 and not shot_mid:
+            expect(spectator.locator("#board svg")).to_be_visible()
+            _shots(tab, "table-seat")
+            _shots(spectator, "table-spectator")
+            shot_mid = True
+        button.focus()
+        tab.keyboard.press("Enter")  # the keyboard works as a click does
+        if tab.locator("#confirm").is_visible():
+            tab.locator("#confirm-yes").click()
+        moves += 1
+    expect(tab.locator("#table-result")).to_be_visible(timeout=30_000)
+    assert moves > 5, f"only {moves} moves were clicked"
+    expect(tab.locator("#table-result")).to_contain_text("Watch the replay")
+    expect(tab.get_by_role("link", name="Play again")).to_be_visible()
+    _shots(tab, "table-over")
+    spectator.reload()
+    expect(spectator.locator("#table-result")).to_be_visible()
+    assert '"hand":' not in spectator.content()
+    tab.get_by_role("link", name="Watch the replay").click()
+    expect(tab.locator("#replay-viewer")).to_be_visible()
+    person.close()
+    watching.close()
+    assert not errors, errors
