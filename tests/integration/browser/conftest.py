@@ -8,19 +8,17 @@ a fresh browser context, so no test sees another's cookies.
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 import engine
 from ladder import create_app
-from ladder.cli.processes import free_port
 from ladder.extensions import app_settings
 from ladder.models import Match
 from ladder.services.house import seed_house_bots
+from tests.integration.browser.helpers import serve
 from tests.integration.conftest import needs_bwrap
 from tests.integration.live import LiveLadder, wait_until
 
@@ -97,10 +95,8 @@ def site(tmp_path_factory):
         live.start_beat()
         # The browser gets the app as production runs it: CSRF on, same database and queue.
         app = create_app({**live.app.config, "WTF_CSRF_ENABLED": True})
-        port = free_port(0)
-        server = make_server("127.0.0.1", port, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        yield Site(live, f"http://127.0.0.1:{port}")
+        server, url = serve(app)
+        yield Site(live, url)
     finally:
         if server is not None:
             server.shutdown()

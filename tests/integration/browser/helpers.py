@@ -2,7 +2,40 @@
 
 from __future__ import annotations
 
+import threading
+
 from playwright.sync_api import expect
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from ladder.cli.processes import free_port
+
+
+def whole_answers(app):
+    """`app` with every answer read to its end (and closed) before a byte is sent.
+
+    A browser that moves on mid-answer (a form sent while the favicon loads) drops the
+    connection; werkzeug's server then skips closing the answer, and a static file is
+    left open for the garbage collector to warn about, which fails whichever test runs.
+    """
+
+    def wsgi(environ, start_response):
+        answer = app(environ, start_response)
+        try:
+            return [b"".join(answer)]
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+
+    return wsgi
+
+
+def serve(app) -> tuple[BaseWSGIServer, str]:
+    """The site on a free loopback port, in a thread of this process; the server (to
+    shut down) and its address."""
+    port = free_port(0)
+    server = make_server("127.0.0.1", port, whole_answers(app), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{port}"
 
 
 def register(page, name: str, password: str = "correct horse battery") -> None:

@@ -8,16 +8,14 @@ Screenshots of each stage at 1280 and 390 px go to TABLE_SHOTS (default var/scre
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from ladder import create_app
-from ladder.cli.processes import free_port, worker_command
+from ladder.cli.processes import worker_command
 from ladder.extensions import app_settings
 from ladder.services.house import seed_house_bots
 from tests.integration.browser.conftest import (
@@ -26,7 +24,7 @@ from tests.integration.browser.conftest import (
     SCREENSHOTS,
     needs_browser,
 )
-from tests.integration.browser.helpers import register
+from tests.integration.browser.helpers import register, serve
 from tests.integration.live import LiveLadder
 
 pytestmark = needs_browser
@@ -47,10 +45,8 @@ def table_site(tmp_path_factory):
         live.start("tables", worker_command(1, tables=True))
         live.wait_for_log("tables", " ready.")
         app = create_app({**live.app.config, "WTF_CSRF_ENABLED": True})
-        port = free_port(0)
-        server = make_server("127.0.0.1", port, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        yield f"http://127.0.0.1:{port}"
+        server, url = serve(app)
+        yield url
     finally:
         if server is not None:
             server.shutdown()
