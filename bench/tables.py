@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from workers.pool import pool
-from workers.procfs import children
+from workers.procfs import descendants
 from workers.sandbox import runtime
 from workers.table import Move, Resign, run_table
 
@@ -104,15 +104,6 @@ def latency(game: str, tables: int) -> None:
           f" {p95(per_bot[False]):.3f} ms, another seat's bot (pause one, wake the other)"
           f" {statistics.median(per_bot[True]):.3f} / {p95(per_bot[True]):.3f} ms"
           " (median / p95, the runner's part, engine included)")  # fmt: skip
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        kids = children(todo.pop())
-        found += kids
-        todo += kids
-    return found
 
 
 def kib(pid: int, name: str, field: str) -> int | None:

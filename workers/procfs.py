@@ -22,6 +22,16 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`: its children, theirs, and so on."""
+    found, todo = [], [pid]
+    while todo:
+        kids = children(todo.pop())
+        found += kids
+        todo += kids
+    return found
+
+
 def send_signal(pid: int, signo: int) -> None:
     """Signal a process (or, for a negative pid, a process group) that may be gone."""
     with contextlib.suppress(ProcessLookupError):

@@ -20,7 +20,7 @@ import pytest
 import engine
 from tests.integration.conftest import needs_bwrap
 from workers import Limits, run_match
-from workers.procfs import children
+from workers.procfs import descendants
 from workers.stall import STALL_S, TICK_S
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
@@ -40,15 +40,6 @@ except HostStalled as exc:
 else:
     print(json.dumps({"statuses": list(out.statuses), "errors": list(out.errors)}))
 """
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        kids = children(todo.pop())
-        found += kids
-        todo += kids
-    return found
 
 
 def state(pid: int) -> str | None:
