@@ -144,6 +144,13 @@
   // -- what the drawer adds around the board -------------------------------------
   const drawer = TW.drawers.caravelas;
   drawer.zoomable = true;
+
+  /* Where on the map a person clicks for an action (live tables, table.js): the
+     destination of a move, its circle or its name. */
+  drawer.targets = function (action) {
+    if (action.type !== "move") return [];
+    return ['[id="circle-' + action.to + '"]', '.place-label[data-place="' + action.to + '"]'];
+  };
   drawer.scoreUnit = "points";
 
   /* The seats under the map: points, where, discoveries, cargo, sunk caravels, cards. */

@@ -100,11 +100,12 @@
     BERTHS.forEach(function (pair, i) {
       const [x, y, width] = L.berth(i);
       const key = pair[0];
+      const space = TW.el("g", { class: "space", "data-space": key }, svg);
       TW.el("rect", { x: x, y: y - 14, width: width, height: 30, rx: 4,
-        fill: key.startsWith("harbour") ? "#e3f1d9" : "#eadccb", stroke: "#887" }, svg);
-      TW.text(svg, x + 8, y + 5, pair[1], { "font-size": L.font });
+        fill: key.startsWith("harbour") ? "#e3f1d9" : "#eadccb", stroke: "#887" }, space);
+      TW.text(space, x + 8, y + 5, pair[1], { "font-size": L.font });
       const worker = st.spaces ? st.spaces[key] : null;
-      meeple(svg, x + L.berthWorker, y + 1, worker, worker === null || worker === undefined
+      meeple(space, x + L.berthWorker, y + 1, worker, worker === null || worker === undefined
         ? pair[1] + ": free" : pair[1] + ": " + ctx.name(worker));
       const docked = boats.find(function (b) { return b.berth === key; });
       if (docked) drawBoat(svg, docked, x + L.berthBoat, y + 6, L, ctx);
@@ -119,17 +120,19 @@
 
     // Pirate ship, pilots and insurance.
     const [px, py] = L.roles(0);
-    TW.text(svg, px, py, "Pirate ship", { "font-weight": "bold", "font-size": L.font });
+    const pirateShip = TW.el("g", { class: "space", "data-space": "pirate" }, svg);
+    TW.text(pirateShip, px, py, "Pirate ship", { "font-weight": "bold", "font-size": L.font });
     for (let i = 0; i < 2; i++) {
       const pirate = st.pirates && i < st.pirates.length ? st.pirates[i] : null;
-      meeple(svg, px + 98 + i * 20, py - 4, pirate, pirate === null ? "free" : (i ? "stern" : "captain") + ": " + ctx.name(pirate));
+      meeple(pirateShip, px + 98 + i * 20, py - 4, pirate, pirate === null ? "free" : (i ? "stern" : "captain") + ": " + ctx.name(pirate));
     }
     [["small_pilot", "Small pilot"], ["large_pilot", "Large pilot"], ["insurance", "Insurance"]].forEach(
       function (pair, i) {
         const [x, y] = L.roles(i + 1);
-        TW.text(svg, x, y, pair[1], { "font-weight": "bold", "font-size": L.font });
+        const role = TW.el("g", { class: "space", "data-space": pair[0] }, svg);
+        TW.text(role, x, y, pair[1], { "font-weight": "bold", "font-size": L.font });
         const holder = st.spaces ? st.spaces[pair[0]] : null;
-        meeple(svg, x + 100, y - 4, holder, holder === null || holder === undefined ? "free" : ctx.name(holder));
+        meeple(role, x + 100, y - 4, holder, holder === null || holder === undefined ? "free" : ctx.name(holder));
       });
 
     // Prices: the track 0, 5, 10, 20, 30 per good, current price marked.
@@ -137,13 +140,14 @@
     let bottom = L.pricesY;
     GOODS.forEach(function (good, g) {
       const y = L.pricesY + 22 + g * 24;
-      TW.el("rect", { x: 12, y: y - 12, width: 14, height: 14, fill: GOOD_FILL[good] }, svg);
-      TW.text(svg, 32, y, good + (st.supply ? " (" + st.supply[good] + ")" : ""), { "font-size": L.font });
+      const row = TW.el("g", { class: "price-row", "data-price": good }, svg);
+      TW.el("rect", { x: 12, y: y - 12, width: 14, height: 14, fill: GOOD_FILL[good] }, row);
+      TW.text(row, 32, y, good + (st.supply ? " (" + st.supply[good] + ")" : ""), { "font-size": L.font });
       PRICE_TRACK.forEach(function (price, k) {
         const current = st.prices && st.prices[good] === price;
         TW.el("rect", { x: 130 + k * 38, y: y - 13, width: 34, height: 18, rx: 3,
-          fill: current ? GOOD_FILL[good] : "#fff", stroke: "#889" }, svg);
-        TW.text(svg, 147 + k * 38, y, price, { "text-anchor": "middle", fill: current ? "#fff" : "#334", "font-size": L.font });
+          fill: current ? GOOD_FILL[good] : "#fff", stroke: "#889" }, row);
+        TW.text(row, 147 + k * 38, y, price, { "text-anchor": "middle", fill: current ? "#fff" : "#334", "font-size": L.font });
       });
       bottom = y + 10;
     });
@@ -186,6 +190,19 @@
   // -- words ------------------------------------------------------------------
   const drawer = TW.drawers.manila;
   drawer.scoreUnit = "pesos";
+
+  /* Where on the board a person clicks for an action (live tables, table.js): the
+     boat for a place on it, boarding or plundering; the space for a worker; a
+     good's price row for buying, mortgaging or redeeming its share. */
+  drawer.targets = function (action) {
+    const boat = '.boat[data-good="' + action.good + '"]';
+    switch (action.type) {
+      case "place": return [action.space === "boat" ? boat : '[data-space="' + action.space + '"]'];
+      case "board": case "plunder": return [boat];
+      case "buy": case "mortgage": case "redeem": return ['[data-price="' + action.good + '"]'];
+      default: return [];
+    }
+  };
   drawer.pauseTitle = function (voyage) { return "End of voyage " + voyage; };
 
   function party(who, ctx) { return who === "bank" ? "the bank" : ctx.seat(who); }

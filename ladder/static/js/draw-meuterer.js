@@ -30,8 +30,8 @@
     return [G.cx + radius * Math.cos(angle), G.cy + radius * Math.sin(angle)];
   }
 
-  function card(svg, x, y, name, owner, ctx) {
-    const g = TW.el("g", { class: "card", "data-card": name }, svg);
+  function card(svg, x, y, name, owner, ctx, held) {
+    const g = TW.el("g", { class: held ? "card in-hand" : "card", "data-card": name }, svg);
     TW.el("rect", { x: x, y: y, width: 16, height: 22, rx: 2, fill: CARD_FILL[name] || "#999",
       stroke: owner === null || owner === undefined ? "#333" : TW.seatColour(owner), "stroke-width": 2 }, g);
     TW.title(g, name + (owner === null || owner === undefined ? "" : " played by " + ctx.name(owner)));
@@ -148,7 +148,7 @@
       const hand = own && own.hand ? own.hand : null;
       const row = y + 7;
       if (hand) {
-        hand.forEach(function (name, k) { card(svg, x + 18 + k * 18, row, name, null, ctx); });
+        hand.forEach(function (name, k) { card(svg, x + 18 + k * 18, row, name, null, ctx, true); });
         TW.text(svg, x + 24 + hand.length * 18, row + 16, TW.count(hand.length, "card") + " in hand", { "font-size": G.label });
       } else {
         TW.text(svg, x + 18, row + 16, TW.count(st.hand_sizes[s], "card") + " in hand", { "font-size": G.small, fill: "#567" });
@@ -170,6 +170,21 @@
   // -- words ------------------------------------------------------------------
   const drawer = TW.drawers.meuterer;
   drawer.scoreUnit = "points";
+
+  /* Where on the board a person clicks for an action (live tables, table.js): a card
+     of the hand and the island it is offered to (a card, then an island, or the other
+     way round), the promise card for a promise. */
+  drawer.targets = function (action) {
+    switch (action.type) {
+      case "play": {
+        const held = '.in-hand[data-card="' + action.card + '"]';
+        return action.island === null || action.island === undefined
+          ? [held] : [held, '.island[data-island="' + action.island + '"]'];
+      }
+      case "promise": return [".promise"];
+      default: return [];
+    }
+  };
   drawer.pauseTitle = function (round) { return "End of round " + round; };
 
   function mutinyWords(m) {

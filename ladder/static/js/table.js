@@ -4,7 +4,8 @@
    table waits, POLL_SLOW ms while it is this person's turn), draws the board from
    the seat's view (a spectator's is the public one) with the game's drawer, lists
    the legal actions as buttons worded by the drawer (labels of the replay's move
-   list), asks before a bid, and posts the move with the page's CSRF token. */
+   list) and as places on the board to click (the drawer's `targets`), asks before a
+   bid, and posts the move with the page's CSRF token. */
 "use strict";
 
 (function (TW) {
@@ -12,6 +13,7 @@
   const POLL_SLOW = 2000;
   const CONFIRM = { bid: true, promise: true }; // irreversible commitments: asked first
   const MAX_LOG = 300;
+  const MAX_BUTTONS = 12; // more moves of one kind than this: a list to choose from
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -46,6 +48,8 @@
     this.timer = null;
     this.clockTimer = null;
     this.pendingAction = null;
+    this.narrowed = null; // the legal actions a click on the board left to choose from
+    this.targetActions = []; // per board target (data-target), the actions it stands for
     this.setTable(data.table);
   }
 
@@ -77,6 +81,7 @@
     this.drawer = TW.drawers[table.game] || TW.drawers._fallback;
     if (first || before.step !== table.step || before.state !== table.state
         || JSON.stringify(before.legal) !== JSON.stringify(table.legal)) {
+      this.narrowed = null;
       this.draw();
     }
     this.turn();
@@ -180,25 +185,41 @@
     if (!events.length) list.appendChild(el("li", "muted", "Nothing yet."));
   };
 
-  /* The legal actions as buttons, grouped by kind; a bid asks for confirmation. */
+  Table.prototype.legal = function () {
+    const t = this.table;
+    return t.state === "playing" && t.to_move === t.seat ? t.legal || [] : [];
+  };
+
+  /* The legal actions as buttons, grouped by kind (only those a click on the board
+     left, when it left several); a bid asks for confirmation. */
   Table.prototype.actions = function () {
     const box = this.$("actions");
     if (!box) return;
-    const t = this.table;
-    const legal = t.state === "playing" && t.to_move === t.seat ? t.legal || [] : [];
+    const legal = this.legal();
     box.hidden = !legal.length;
     this.hideConfirm();
     const list = this.$("action-list");
     const hadFocus = box.contains(document.activeElement);
     list.replaceChildren();
+    this.markTargets(legal);
     if (!legal.length) return;
+    const shown = this.narrowed || legal;
+    const self = this;
+    if (this.narrowed) {
+      const note = el("div", "narrowed");
+      note.appendChild(el("p", null, shown.length + " moves for what you picked on the board:"));
+      const all = el("button", "show-all", "Show every move");
+      all.type = "button";
+      all.addEventListener("click", function () { self.narrowTo(null); });
+      note.appendChild(all);
+      list.appendChild(note);
+    }
     const groups = new Map();
-    for (const action of legal) {
+    for (const action of shown) {
       const kind = String(action.type || "move");
       if (!groups.has(kind)) groups.set(kind, []);
       groups.get(kind).push(action);
     }
-    const self = this;
     for (const [kind, actions] of groups) {
       const group = el("div", "action-group");
       group.setAttribute("role", "group");
@@ -206,8 +227,14 @@
         + (actions.length > 1 ? " · " + actions.length + " choices" : ""));
       group.appendChild(heading);
       const buttons = el("div", "action-buttons");
+      if (actions.length > MAX_BUTTONS) {
+        buttons.appendChild(this.choiceList(kind, actions));
+        group.appendChild(buttons);
+        list.appendChild(group);
+        continue;
+      }
       for (const action of actions) {
-        const words = imperative(TW.actionWords(this.drawer, t.seat, action, this.ctx));
+        const words = this.words(action);
         const button = el("button", "action");
         button.type = "button";
         button.dataset.action = JSON.stringify(action);
@@ -220,10 +247,100 @@
       list.appendChild(group);
     }
     if (hadFocus || this.focusNext) {
-      const first = list.querySelector("button");
+      const first = list.querySelector(this.narrowed ? "button.action" : "button");
       if (first) first.focus({ preventScroll: true });
     }
     this.focusNext = false;
+  };
+
+  /* Many moves of one kind (a bid of 1 to 54 pesos): one list to choose from and a
+     button, instead of a screenful of buttons. */
+  Table.prototype.choiceList = function (kind, actions) {
+    const self = this;
+    const box = el("div", "action-choice");
+    const select = el("select");
+    select.setAttribute("aria-label", kind.replace(/_/g, " ") + ": choose one");
+    actions.forEach(function (action, i) {
+      const option = el("option", null, TW.plain(self.words(action), self.ctx));
+      option.value = String(i);
+      select.appendChild(option);
+    });
+    const button = el("button", "action choose", "Choose");
+    button.type = "button";
+    button.addEventListener("click", function () {
+      const action = actions[Number(select.value)];
+      self.choose(action, self.words(action));
+    });
+    box.append(select, button);
+    return box;
+  };
+
+  Table.prototype.words = function (action) {
+    return imperative(TW.actionWords(this.drawer, this.table.seat, action, this.ctx));
+  };
+
+  /* The places on the board that stand for legal actions (the drawer's `targets`,
+     CSS selectors per action) become buttons: focusable, named by what they do, and
+     highlighted. Only those standing for an action still in the list are marked. */
+  Table.prototype.markTargets = function (legal) {
+    const svg = this.$("board").querySelector("svg");
+    this.targetActions = [];
+    const hint = this.$("board-hint");
+    if (!svg) return;
+    for (const node of svg.querySelectorAll("[data-target]")) {
+      node.classList.remove("target", "picked");
+      for (const name of ["data-target", "tabindex", "role", "aria-label"]) node.removeAttribute(name);
+      for (const hit of node.querySelectorAll(":scope > rect.hit")) hit.remove();
+    }
+    const found = new Map();
+    if (legal.length && this.drawer.targets) {
+      for (const action of this.narrowed || legal) {
+        for (const selector of this.drawer.targets(action) || []) {
+          for (const node of svg.querySelectorAll(selector)) {
+            if (!found.has(node)) found.set(node, []);
+            found.get(node).push(action);
+          }
+        }
+      }
+    }
+    for (const [node, actions] of found) {
+      const label = node.querySelector("title");
+      const what = actions.length === 1
+        ? TW.plain(this.words(actions[0]), this.ctx) : actions.length + " moves";
+      node.setAttribute("data-target", String(this.targetActions.length));
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", (label ? label.textContent + ": " : "") + what);
+      node.classList.add("target");
+      if (node.tagName.toLowerCase() === "g") {
+        // A clear rectangle over the whole group: a click between its shapes counts too.
+        const box = node.getBBox();
+        const hit = TW.el("rect", { class: "hit", x: box.x - 3, y: box.y - 3, width: box.width + 6,
+          height: box.height + 6, fill: "transparent" });
+        node.insertBefore(hit, node.firstChild);
+      }
+      if (this.narrowed && actions.length === this.narrowed.length) node.classList.add("picked");
+      this.targetActions.push(actions);
+    }
+    // Buttons inside an image are not announced: the board becomes a group while it has any.
+    svg.setAttribute("role", found.size ? "group" : "img");
+    if (hint) hint.hidden = !found.size;
+  };
+
+  /* A click on a board target: its one action is chosen, or the list shows only the
+     actions it shares with what was picked before (a card, then its island). */
+  Table.prototype.pickTarget = function (node) {
+    const actions = this.targetActions[Number(node.dataset.target)];
+    if (!actions || this.busy) return;
+    if (actions.length === 1) { this.choose(actions[0], this.words(actions[0])); return; }
+    this.focusNext = true;
+    this.narrowTo(actions);
+  };
+
+  Table.prototype.narrowTo = function (actions) {
+    this.narrowed = actions;
+    if (!actions) this.focusNext = true;
+    this.actions();
   };
 
   Table.prototype.choose = function (action, words) {
@@ -268,6 +385,10 @@
     error.hidden = true;
     this.hideConfirm();
     for (const button of this.$("action-list").querySelectorAll("button")) button.disabled = true;
+    const note = this.$("action-list").querySelector(".narrowed");
+    if (note) note.remove();
+    this.narrowed = null;
+    this.markTargets([]); // nothing on the board to click while the move is on its way
     this.busy = true;
     this.focusNext = true;
     this.post(this.api + "/move", { action: action }).then(function (table) {
@@ -356,8 +477,21 @@
     });
     on("resign-no", function () { self.$("resign-confirm").hidden = true; self.$("resign").focus(); });
     on("resign-yes", function () { self.resign(); });
+    const board = this.$("board");
+    board.addEventListener("click", function (event) {
+      const node = event.target.closest && event.target.closest("[data-target]");
+      if (node && board.contains(node)) self.pickTarget(node);
+    });
+    board.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const node = event.target.closest && event.target.closest("[data-target]");
+      if (!node) return;
+      event.preventDefault();
+      self.pickTarget(node);
+    });
     document.addEventListener("keydown", function (event) {
       if (event.key !== "Escape") return;
+      if (self.narrowed) self.narrowTo(null);
       if (self.pendingAction) self.hideConfirm();
       const resign = self.$("resign-confirm");
       if (resign) resign.hidden = true;

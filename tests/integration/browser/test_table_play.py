@@ -1,6 +1,8 @@
-"""A person plays a whole Meuterer game in the browser, by clicking, against house bots,
-with a real table worker (`ladder worker --tables`): the play form, the live table,
-its result and replay link. A spectator's tab watches the same table meanwhile.
+"""People play in the browser, by clicking, against house bots, with a real table worker
+(`ladder worker --tables`): a whole Meuterer game on a desktop page (the play form, the
+live table, its result and replay link, a spectator's tab watching meanwhile) and one
+Manila voyage on a phone-sized page. Moves are made on the board where the board offers
+them (a card, then an island; a boat, a space) and from the list of moves otherwise.
 
 Screenshots of each stage at 1280 and 390 px go to TABLE_SHOTS (default var/screenshots).
 """
@@ -12,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from ladder import create_app
@@ -64,19 +67,51 @@ def _shots(tab, name: str) -> None:
     tab.set_viewport_size(size)
 
 
-def test_a_person_plays_meuterer_to_the_end(table_site, browser):
-    # The session's browser (conftest): a second Playwright in one session cannot start.
-    errors: list[str] = []
-    person = browser.new_context(base_url=table_site, viewport=DESKTOP)
+def _move(tab, board_first: bool) -> str | None:
+    """Make one move: "board" when it was made by clicks on the board, "list" when by a
+    button of the list (focused and played with Enter), None when it is not our turn."""
+    button = tab.locator("#action-list button.action:not([disabled])").first
+    try:
+        button.wait_for(state="visible", timeout=3_000)
+    except PlaywrightTimeout:  # a bot is thinking, or the game just ended (the page reloads)
+        return None
+    targets = tab.locator("#board [data-target]")
+    how = "list"
+    if board_first and targets.count():
+        how = "board"
+        targets.first.click()
+        for _ in range(3):  # several moves share the target: narrow on, then the list
+            if not tab.locator("#action-list .narrowed").is_visible():
+                break
+            others = tab.locator("#board [data-target]:not(.picked)")
+            if others.count():
+                others.first.click()
+            else:
+                tab.locator("#action-list button.action").first.click()
+    else:
+        button.focus()
+        tab.keyboard.press("Enter")  # the keyboard works as a click does
+    if tab.locator("#confirm").is_visible():
+        tab.locator("#confirm-yes").click()
+    return how
+
+
+def _sit_down(browser, url: str, game: str, players: int, viewport, errors: list[str]):
+    person = browser.new_context(base_url=url, viewport=viewport)
     person.set_default_timeout(15_000)
     tab = person.new_page()
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    register(tab, "skipper")
-    tab.goto("/games/meuterer")
-    expect(tab.locator("#play")).to_contain_text("Play Meuterer yourself")
-    tab.goto("/play/meuterer")
-    tab.get_by_label("Players at the table").select_option("3")
+    register(tab, f"skipper-{game}")
+    tab.goto(f"/play/{game}")
+    tab.get_by_label("Players at the table").select_option(str(players))
     tab.get_by_label("Your seat").select_option("0")
+    return person, tab
+
+
+def test_a_person_plays_meuterer_to_the_end(table_site, browser):
+    # The session's browser (conftest): a second Playwright in one session cannot start.
+    errors: list[str] = []
+    person, tab = _sit_down(browser, table_site, "meuterer", 3, DESKTOP, errors)
     _shots(tab, "play-form")
     tab.get_by_role("button", name="Sit down at the table").click()
     expect(tab.locator("#table-status")).to_contain_text("You play seat 0")
@@ -88,28 +123,21 @@ def test_a_person_plays_meuterer_to_the_end(table_site, browser):
     spectator.goto(table_url)
     expect(spectator.locator("#table-status")).to_contain_text("spectator")
 
-    moves, shot_mid = 0, False
+    made: list[str] = []
     deadline = time.monotonic() + GAME_WAIT_S
-    while time.monotonic() < deadline:
-        if tab.locator("#table-result").count():
-            break
-        button = tab.locator("#action-list button:not([disabled])").first
-        try:
-            button.wait_for(state="visible", timeout=3_000)
-        except Exception:  # a bot is thinking, or the game just ended (the page reloads)
-            continue
-        if moves == 6 and not shot_mid:
+    while time.monotonic() < deadline and not tab.locator("#table-result").count():
+        if len(made) == 6 and tab.locator("#board [data-target]").count():
             expect(spectator.locator("#board svg")).to_be_visible()
             _shots(tab, "table-seat")
             _shots(spectator, "table-spectator")
-            shot_mid = True
-        button.focus()
-        tab.keyboard.press("Enter")  # the keyboard works as a click does
-        if tab.locator("#confirm").is_visible():
-            tab.locator("#confirm-yes").click()
-        moves += 1
+            assert not spectator.locator("#board [data-target]").count()  # nothing to click
+        # Every other move from the board, the rest from the list with the keyboard.
+        how = _move(tab, board_first=len(made) % 2 == 0)
+        if how:
+            made.append(how)
     expect(tab.locator("#table-result")).to_be_visible(timeout=30_000)
-    assert moves > 5, f"only {moves} moves were clicked"
+    assert len(made) > 5, f"only {len(made)} moves were made"
+    assert "board" in made and "list" in made, made
     expect(tab.locator("#table-result")).to_contain_text("Watch the replay")
     expect(tab.get_by_role("link", name="Play again")).to_be_visible()
     _shots(tab, "table-over")
@@ -120,4 +148,31 @@ def test_a_person_plays_meuterer_to_the_end(table_site, browser):
     expect(tab.locator("#replay-viewer")).to_be_visible()
     person.close()
     watching.close()
+    assert not errors, errors
+
+
+def test_a_person_plays_a_manila_voyage_on_a_phone(table_site, browser):
+    errors: list[str] = []
+    person, tab = _sit_down(browser, table_site, "manila", 3, PHONE, errors)
+    tab.get_by_role("button", name="Sit down at the table").click()
+    expect(tab.locator("#table-status")).to_contain_text("You play seat 0")
+    voyage = "window.Tradewinds.table.table.view.voyage"
+    made: list[str] = []
+    shot = False
+    deadline = time.monotonic() + GAME_WAIT_S
+    while time.monotonic() < deadline and tab.evaluate(voyage) == 1:
+        if not shot and tab.locator("#board [data-target]").count():
+            _shots(tab, "table-manila")
+            shot = True
+        how = _move(tab, board_first=True)
+        if how:
+            made.append(how)
+    assert tab.evaluate(voyage) == 2, "the first voyage did not end"
+    assert "board" in made, made  # an accomplice placed on a boat or a space by a tap
+    # Readable on the phone: nothing wider than the screen.
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.get_by_role("button", name="Resign…").click()
+    tab.get_by_role("button", name="Yes, resign").click()
+    expect(tab.locator("#table-result")).to_be_visible(timeout=30_000)
+    person.close()
     assert not errors, errors
