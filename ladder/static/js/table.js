@@ -102,14 +102,29 @@
   };
 
   Table.prototype.draw = function () {
+    const frame = this.drawBoard();
+    this.seats();
+    this.recent(frame);
+    this.actions();
+  };
+
+  /* The board alone, as for a zoom: the list of moves (and what is chosen in it) stays. */
+  Table.prototype.redraw = function () {
+    this.drawBoard();
+    this.markTargets(this.legal());
+  };
+
+  Table.prototype.drawBoard = function () {
     const frame = this.frame();
     const board = this.$("board");
     this.ctx.state = frame.state;
     this.ctx.start = frame.state;
+    this.ctx.zoom = this.zoom ? this.zoom.state : null;
     let svg;
     try {
       svg = this.drawer(frame, this.summary, this.ctx);
     } catch (error) {
+      console.error("the " + this.table.game + " board could not be drawn:", error);
       svg = TW.drawers._fallback(frame, this.summary);
     }
     svg.setAttribute("data-step", String(frame.step));
@@ -122,9 +137,7 @@
     const panel = this.$("board-panel");
     panel.replaceChildren(this.drawer.panel ? this.drawer.panel(frame, this.summary, this.ctx) : "");
     panel.hidden = !this.drawer.panel;
-    this.seats();
-    this.recent(frame);
-    this.actions();
+    return frame;
   };
 
   /* The seat list the server drew: who is to move, who was played out. */
@@ -424,6 +437,8 @@
       credentials: "same-origin", headers: { Accept: "application/json" },
     }).then(readJson).then(function (body) {
       const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      const empty = list.querySelector(".muted");
+      if (empty) empty.remove();
       body.events.forEach(function (event, i) {
         if (event.step <= self.logStep) return;
         const item = el("li", "event");
@@ -432,6 +447,7 @@
         list.appendChild(item);
       });
       while (list.children.length > MAX_LOG) list.removeChild(list.firstChild);
+      if (!list.children.length) list.appendChild(el("li", "muted", "Nothing yet."));
       self.logStep = Math.max(self.logStep, body.step);
       if (atBottom) list.scrollTop = list.scrollHeight;
     }).catch(function () {}).finally(function () {
@@ -489,7 +505,14 @@
       event.preventDefault();
       self.pickTarget(node);
     });
+    if (this.drawer.zoomable && TW.Zoom && this.$("zoom-controls")) {
+      this.zoom = new TW.Zoom(this);
+      this.$("zoom-controls").hidden = false;
+      board.classList.add("zoomable");
+    }
     document.addEventListener("keydown", function (event) {
+      const field = event.target.matches && event.target.matches("select, input, textarea, button");
+      if (self.zoom && !field && self.zoom.key(event)) { event.preventDefault(); return; }
       if (event.key !== "Escape") return;
       if (self.narrowed) self.narrowTo(null);
       if (self.pendingAction) self.hideConfirm();

@@ -107,6 +107,8 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
 
     const board = $("board");
     const pointers = new Map(); // pointerId -> [clientX, clientY]
+    const SLOP = 5; // px a pointer moves before it drags: a tap on a target stays a click
+    let start = null;
     const where = function (x, y) {
       const box = board.querySelector("svg").getBoundingClientRect();
       return { fx: (x - box.left) / box.width, fy: (y - box.top) / box.height, box: box };
@@ -114,12 +116,17 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     board.addEventListener("pointerdown", function (event) {
       if (!zoom() || (event.pointerType === "mouse" && event.button !== 0)) return;
       pointers.set(event.pointerId, [event.clientX, event.clientY]);
-      try { board.setPointerCapture(event.pointerId); } catch (error) { /* a synthetic pointer */ }
+      start = [event.clientX, event.clientY];
     });
     board.addEventListener("pointermove", function (event) {
       const z = zoom();
       const before = pointers.get(event.pointerId);
       if (!z || !before || !board.querySelector("svg")) return;
+      if (!board.hasPointerCapture(event.pointerId)) {
+        if (pointers.size === 1 && start
+            && Math.hypot(event.clientX - start[0], event.clientY - start[1]) < SLOP) return;
+        try { board.setPointerCapture(event.pointerId); } catch (error) { /* a synthetic pointer */ }
+      }
       if (pointers.size === 1 && z.state.scale > 1) {
         // A drag pans: the map follows the pointer.
         const box = where(event.clientX, event.clientY).box;

@@ -1,8 +1,9 @@
 """People play in the browser, by clicking, against house bots, with a real table worker
 (`ladder worker --tables`): a whole Meuterer game on a desktop page (the play form, the
-live table, its result and replay link, a spectator's tab watching meanwhile) and one
-Manila voyage on a phone-sized page. Moves are made on the board where the board offers
-them (a card, then an island; a boat, a space) and from the list of moves otherwise.
+live table, its result and replay link, a spectator's tab watching meanwhile), one
+Manila voyage on a phone-sized page, and a few moves on the Caravelas map. Moves are
+made on the board where the board offers them (a card, then an island; a boat, a
+space; a destination) and from the list of moves otherwise.
 
 Screenshots of each stage at 1280 and 390 px go to TABLE_SHOTS (default var/screenshots).
 """
@@ -101,6 +102,7 @@ def _sit_down(browser, url: str, game: str, players: int, viewport, errors: list
     person.set_default_timeout(15_000)
     tab = person.new_page()
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     register(tab, f"skipper-{game}")
     tab.goto(f"/play/{game}")
     tab.get_by_label("Players at the table").select_option(str(players))
@@ -156,6 +158,7 @@ def test_a_person_plays_a_manila_voyage_on_a_phone(table_site, browser):
     person, tab = _sit_down(browser, table_site, "manila", 3, PHONE, errors)
     tab.get_by_role("button", name="Sit down at the table").click()
     expect(tab.locator("#table-status")).to_contain_text("You play seat 0")
+    tab.wait_for_function("() => window.Tradewinds.table !== undefined")  # table.js is running
     voyage = "window.Tradewinds.table.table.view.voyage"
     made: list[str] = []
     shot = False
@@ -174,5 +177,23 @@ def test_a_person_plays_a_manila_voyage_on_a_phone(table_site, browser):
     tab.get_by_role("button", name="Resign…").click()
     tab.get_by_role("button", name="Yes, resign").click()
     expect(tab.locator("#table-result")).to_be_visible(timeout=30_000)
+    person.close()
+    assert not errors, errors
+
+
+def test_a_person_sails_on_the_caravelas_map(table_site, browser):
+    errors: list[str] = []
+    person, tab = _sit_down(browser, table_site, "caravelas", 3, DESKTOP, errors)
+    tab.get_by_role("button", name="Sit down at the table").click()
+    expect(tab.locator("#board g[id^='circle-']").first).to_be_attached()  # the map is drawn
+    made: list[str] = []
+    deadline = time.monotonic() + GAME_WAIT_S
+    while time.monotonic() < deadline and made.count("board") < 3:
+        if not made and tab.locator("#board [data-target]").count():
+            _shots(tab, "table-caravelas")
+        how = _move(tab, board_first=True)
+        if how:
+            made.append(how)
+    assert made.count("board") == 3, made  # destinations clicked on the map
     person.close()
     assert not errors, errors
