@@ -1,7 +1,8 @@
 /* Tradewinds live table: the replay viewer's board, made playable. The page is drawn
    by the server; this keeps it live. It polls the fixed tables API (GET
-   /api/v1/tables/<id>: every POLL_FAST ms while someone else is to move or the
-   table waits, POLL_SLOW ms while it is this person's turn), draws the board from
+   /api/v1/tables/<id>: every POLL_BOT ms while a bot thinks, POLL_FAST ms while
+   another person is to move or the table waits, POLL_SLOW ms while it is this
+   person's turn), draws the board from
    the seat's view (a spectator's is the public one) with the game's drawer, lists
    the legal actions as buttons worded by the drawer (labels of the replay's move
    list) and as places on the board to click (the drawer's `targets`), asks before a
@@ -9,8 +10,9 @@
 "use strict";
 
 (function (TW) {
-  const POLL_FAST = 300;
-  const POLL_SLOW = 2000;
+  const POLL_BOT = 150; // a bot is thinking: its answer is usually milliseconds away
+  const POLL_FAST = 300; // another person is to move, or the table waits for its seats
+  const POLL_SLOW = 2000; // this person's turn: only a resignation or a clock can change it
   const CONFIRM = { bid: true, promise: true }; // irreversible commitments: asked first
   const MAX_LOG = 300;
   const MAX_BUTTONS = 12; // more moves of one kind than this: a list to choose from
@@ -471,8 +473,10 @@
     const t = this.table;
     if (t.state === "over") return;
     const mine = t.state === "playing" && t.to_move === t.seat && t.seat !== null;
+    const mover = t.state === "playing" && t.to_move !== null ? t.seats[t.to_move] : null;
+    const wait = mine ? POLL_SLOW : mover && mover.kind === "bot" ? POLL_BOT : POLL_FAST;
     const self = this;
-    this.timer = setTimeout(function () { self.poll(); }, mine ? POLL_SLOW : POLL_FAST);
+    this.timer = setTimeout(function () { self.poll(); }, wait);
   };
 
   Table.prototype.bind = function () {

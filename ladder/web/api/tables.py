@@ -23,8 +23,11 @@ from ladder.services import tables
 from ladder.transactions import unit_of_work
 from ladder.web.api.routes import Unauthorized, _token_user, bp
 
-MOVE_WAIT_S = 2.0  # a move's answer waits this long for the runner to apply it...
-MOVE_POLL_S = 0.05  # ...reading the table's row this often
+# A move's answer waits for the runner to apply it (a few milliseconds while the runner
+# is alive: it is blocked on the table's Redis list) and at most this long, which is what
+# a runner that died costs one web worker. The bots' answers come with the page's polls.
+MOVE_WAIT_S = 1.0
+MOVE_POLL_S = 0.02  # how often the wait reads the table's row
 
 
 @bp.errorhandler(CSRFError)
