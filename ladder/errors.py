@@ -6,9 +6,16 @@ class ServiceError(Exception):
 
     Not a ValueError: an `except ValueError` meant for bad data (a bot file that
     cannot be staged, a malformed outcome) must never swallow a refusal.
+
+    `field` names the part of the request it refuses ("players", "opponents[2]"), so a
+    form can show the message under that field and an API answer can say which it was.
     """
 
     status = 400
+
+    def __init__(self, message: str = "", *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NotFound(ServiceError):
@@ -41,8 +48,10 @@ class RateLimited(ServiceError):
 
     status = 429
 
-    def __init__(self, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, retry_after: int | None = None, *, field: str | None = None
+    ) -> None:
+        super().__init__(message, field=field)
         self.retry_after = retry_after
 
     @property

@@ -50,7 +50,7 @@ def check_game(name: str) -> str:
     """A registered game's name, or a ServiceError listing the known ones."""
     if name not in engine.game_names():
         known = ", ".join(engine.game_names()) or "none yet"
-        raise ServiceError(f"unknown game {name!r}; known games: {known}")
+        raise ServiceError(f"unknown game {name!r}; known games: {known}", field="game")
     return name
 
 

@@ -93,25 +93,34 @@ def create_table(
     a seat another person takes with an invitation."""
     spec = engine.get_game(check_game(game))
     if isinstance(players, bool) or not isinstance(players, int):
-        raise ServiceError("players must be an integer")
+        raise ServiceError("players must be an integer", field="players")
     if not spec.min_players <= players <= spec.max_players:
         raise ServiceError(
-            f"{game} takes {spec.min_players} to {spec.max_players} players, not {players}"
+            f"{game} takes {spec.min_players} to {spec.max_players} players, not {players}",
+            field="players",
         )
     rng = rng or random.Random(secrets.randbits(64))
     if seat is None:
         seat = rng.randrange(players)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise ServiceError(f"seat must be an integer from 0 to {players - 1}")
+        raise ServiceError(f"seat must be an integer from 0 to {players - 1}", field="seat")
     if not isinstance(opponents, list) or len(opponents) != players - 1:
         raise ServiceError(
             f"opponents must be a list of {players - 1} entries, one for every other seat"
-            " in seat order: a version id, a house bot's name, or null for an open seat"
+            " in seat order: a version id, a house bot's name, or null for an open seat",
+            field="opponents",
         )
-    versions = [_opponent(session, settings, user, game, entry) for entry in opponents]
-    taken = [v.id for v in versions if v is not None]
-    if len(set(taken)) != len(taken):
-        raise ServiceError("a bot version can take only one seat at a table")
+    versions = [
+        _opponent_at(session, settings, user, game, opponents, i) for i in range(len(opponents))
+    ]
+    taken: set[int] = set()
+    for i, version in enumerate(versions):
+        if version is not None and version.id in taken:
+            raise ServiceError(
+                "a bot version can take only one seat at a table", field=f"opponents[{i}]"
+            )
+        if version is not None:
+            taken.add(version.id)
     _check_open_limit(session, settings, user)
     others = iter(versions)
     table = LiveTable(
@@ -141,6 +150,15 @@ def create_table(
     if not invitations:
         _start(session, table)
     return Created(table, seat, invitations)
+
+
+def _opponent_at(session: Session, settings: Settings, user: User, game: str, entries, i: int):
+    """Entry `i` of `opponents`; a refusal names that entry as its field."""
+    try:
+        return _opponent(session, settings, user, game, entries[i])
+    except ServiceError as exc:
+        exc.field = exc.field or f"opponents[{i}]"
+        raise
 
 
 def _opponent(session: Session, settings: Settings, user: User, game: str, entry):

@@ -28,18 +28,20 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def respond(status: int, message: str | None = None):
-    """An error response in the shape the caller expects."""
+def respond(status: int, message: str | None = None, field: str | None = None):
+    """An error response in the shape the caller expects; `field` names the part of
+    the request refused, in a JSON answer."""
     message = message or MESSAGES.get(status, "Error.")
     if _wants_json():
-        return jsonify({"error": message}), status
+        body = {"error": message} if field is None else {"error": message, "field": field}
+        return jsonify(body), status
     return render_template("error.html", status=status, message=message), status
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def _service(exc: ServiceError):
-        body, status = respond(exc.status, str(exc))
+        body, status = respond(exc.status, str(exc), getattr(exc, "field", None))
         return body, status, getattr(exc, "headers", {})  # a RateLimited's Retry-After
 
     @app.errorhandler(CSRFError)

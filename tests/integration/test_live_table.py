@@ -1,6 +1,6 @@
-"""A live table end to end: a person plays a whole Meuterer game through the tables API
-(random legal moves) against two house bots in the real sandbox, run by the table worker
-of its own, while the ladder's worker takes none of it.
+"""A live table end to end: a person plays a whole game of each title through the tables
+API (random legal moves) against two house bots in the real sandbox, run by the table
+worker of its own, while the ladder's worker takes none of it.
 
 Checked: illegal and out-of-turn moves refused with nothing changed, the table over with
 its match stored (unranked, on the tables queue) whose replay replays to the same result,
@@ -43,8 +43,9 @@ def _token(live) -> str:
         return token
 
 
-def test_a_person_plays_a_whole_meuterer_game_through_the_api(live):
-    house = house_versions(live, "meuterer")
+@pytest.mark.parametrize("game", ["meuterer", "manila", "caravelas"])
+def test_a_person_plays_a_whole_game_through_the_api(live, game):
+    house = house_versions(live, game)
     with live.session() as s:
         before = {r.version_id: (r.mu, r.sigma, r.games) for r in s.scalars(select(Rating))}
     live.start("tables", worker_command(1, tables=True))
@@ -53,7 +54,7 @@ def test_a_person_plays_a_whole_meuterer_game_through_the_api(live):
     client = live.app.test_client()
     made = client.post(
         "/api/v1/tables",
-        json={"game": "meuterer", "players": 3, "seat": 0, "opponents": ["random", "greedy"]},
+        json={"game": game, "players": 3, "seat": 0, "opponents": ["random", "greedy"]},
         headers=auth,
     )
     assert made.status_code == 201, made.get_json()
@@ -102,5 +103,5 @@ def test_a_person_plays_a_whole_meuterer_game_through_the_api(live):
         after = {r.version_id: (r.mu, r.sigma, r.games) for r in s.scalars(select(Rating))}
         assert {v: after[v] for v in house} == {v: before[v] for v in house}  # bots unmoved
         person = s.scalars(select(HumanRating)).all()
-        assert [(p.game, p.games) for p in person] == [("meuterer", 1)]
+        assert [(p.game, p.games) for p in person] == [(game, 1)]
     assert "Traceback" not in live.log("tables")

@@ -26,7 +26,8 @@ input: one that is not an integer from 1 to 2147483647 is 400, like any other ar
 outside its schema; a well-formed id of nothing is 404 where the call needs the thing
 and simply matches nothing where it filters a list.
 
-Errors are JSON objects `{"error": "..."}` that say what was wrong."""
+Errors are JSON objects `{"error": "..."}` that say what was wrong; where one part of
+the request is refused, `"field"` names it (`"seat"`, `"opponents[1]"`)."""
 
 
 def _json(schema: str, description: str) -> dict:

@@ -96,7 +96,17 @@ PAGES = {
 }
 
 LADDER = {
-    "Error": obj({"error": {"type": "string", "description": "what was wrong, in words"}}),
+    "Error": obj(
+        {
+            "error": {"type": "string", "description": "what was wrong, in words"},
+            "field": {
+                "type": "string",
+                "description": "the part of the request refused, where it is one:"
+                " a body field's name, `opponents[i]` for an entry of a list",
+            },
+        },
+        optional=("field",),
+    ),
     "Game": obj(
         {
             "name": ref("GameName"),

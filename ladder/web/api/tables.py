@@ -77,7 +77,7 @@ def create_table():
     body = _body()
     game = body.get("game")
     if not isinstance(game, str):
-        raise ServiceError("game must be a game's name")
+        raise ServiceError("game must be a game's name", field="game")
     with unit_of_work(db.session):
         made = tables.create_table(
             db.session,

@@ -8,7 +8,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask_login import current_user, login_required
 
 import engine
-from ladder.errors import RateLimited, ServiceError
+from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import LiveTableState
@@ -53,25 +53,25 @@ def _opponent(value: str):
 
 
 def _place_error(form: PlayForm, exc: ServiceError, used: int) -> None:
-    """Put a refusal of the service under the field it is about."""
-    message = str(exc)
-    if isinstance(exc, RateLimited):
-        form.form_errors.append(message)
-    elif "players" in message.split(" must")[0] or " takes " in message:
-        form.players.errors = [*form.players.errors, message]
-    elif message.startswith("seat"):
-        form.seat.errors = [*form.seat.errors, message]
+    """Put a refusal of the service under the field it names; one naming no field (a
+    limit, a lost race) goes above the form."""
+    field = exc.field or ""
+    entries = list(form.opponents)[:used]
+    if field == "players":
+        target = form.players
+    elif field == "seat":
+        target = form.seat
+    elif field.startswith("opponents[") and field.endswith("]"):
+        index = field[len("opponents[") : -1]
+        target = entries[int(index)] if index.isdigit() and int(index) < len(entries) else None
+    elif field == "opponents" and entries:
+        target = entries[0]
     else:
-        entries = list(form.opponents)[:used]
-        named = [e for e in entries if _named_in(e, message)]
-        target = (named or entries or [form.players])[0]
-        target.errors = [*target.errors, message]
-
-
-def _named_in(entry, message: str) -> bool:
-    label = dict(entry.choices).get(entry.data, "")
-    name = label.split(" (")[0].split("/")[-1].split(" v")[0]
-    return bool(name) and name in message
+        target = None
+    if target is None:
+        form.form_errors.append(str(exc))
+    else:
+        target.errors = [*target.errors, str(exc)]
 
 
 @bp.get("/play/<game>")

@@ -77,35 +77,46 @@ def test_an_open_seat_waits_for_its_invitation(session, config, alice, bob, hous
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "seat", "opponents", "error", "words"),
+    ("game", "players", "seat", "opponents", "error", "words", "field"),
     [
-        ("chess", 2, 0, ["random"], ServiceError, "unknown game"),
-        ("toyrace", 1, 0, [], ServiceError, "takes 2 to 4 players"),
-        ("toyrace", 9, 0, ["random"], ServiceError, "takes 2 to 4 players"),
-        ("toyrace", "2", 0, ["random"], ServiceError, "players must be an integer"),
-        ("toyrace", 2, 2, ["random"], ServiceError, "seat must be an integer from 0 to 1"),
-        ("toyrace", 2, True, ["random"], ServiceError, "seat must be"),
-        ("toyrace", 3, 0, ["random"], ServiceError, "a list of 2 entries"),
-        ("toyrace", 2, 0, "random", ServiceError, "a list of 1 entries"),
-        ("toyrace", 2, 0, ["deep-blue"], ServiceError, "no house bot 'deep-blue'"),
-        ("toyrace", 2, 0, [0], ServiceError, "each opponent is a version id"),
-        ("toyrace", 2, 0, [999], NotFound, "no bot version 999"),
-        ("toyrace", 3, 0, ["random", "random"], ServiceError, "only one seat"),
+        ("chess", 2, 0, ["random"], ServiceError, "unknown game", "game"),
+        ("toyrace", 1, 0, [], ServiceError, "takes 2 to 4 players", "players"),
+        ("toyrace", 9, 0, ["random"], ServiceError, "takes 2 to 4 players", "players"),
+        ("toyrace", "2", 0, ["random"], ServiceError, "players must be an integer", "players"),
+        ("toyrace", 2, 2, ["random"], ServiceError, "seat must be an integer from 0 to 1", "seat"),
+        ("toyrace", 2, True, ["random"], ServiceError, "seat must be", "seat"),
+        ("toyrace", 3, 0, ["random"], ServiceError, "a list of 2 entries", "opponents"),
+        ("toyrace", 2, 0, "random", ServiceError, "a list of 1 entries", "opponents"),
+        ("toyrace", 2, 0, ["deep-blue"], ServiceError, "no house bot 'deep-blue'", "opponents[0]"),
+        ("toyrace", 3, 0, [None, 0], ServiceError, "each opponent is a version id", "opponents[1]"),
+        ("toyrace", 2, 0, [999], NotFound, "no bot version 999", "opponents[0]"),
+        (
+            "toyrace",
+            4,
+            0,
+            ["random", None, "random"],
+            ServiceError,
+            "only one seat",
+            "opponents[2]",
+        ),
     ],
 )
 def test_create_refusals(
-    session, config, alice, house, game, players, seat, opponents, error, words
+    session, config, alice, house, game, players, seat, opponents, error, words, field
 ):
-    with pytest.raises(error, match=words):
+    """Each refusal says why and names the field it is about (a form puts it there)."""
+    with pytest.raises(error, match=words) as refused:
         tables.create_table(session, config, alice, game, players, seat, opponents)
+    assert refused.value.field == field
     session.rollback()
     assert session.scalar(select(LiveTable.id)) is None
 
 
 def test_create_refuses_others_bots_unless_lent_and_other_games(session, config, alice, bob):
     theirs = make_active_bot(session, config, bob, name="theirs")
-    with pytest.raises(Forbidden, match="does not let others"):
+    with pytest.raises(Forbidden, match="does not let others") as refused:
         seat_me_first(session, config, alice, [theirs.id])
+    assert refused.value.field == "opponents[0]"
     session.rollback()
     elsewhere = make_active_bot(session, config, alice, name="sailor", game="meuterer")
     with pytest.raises(ServiceError, match="plays meuterer, not toyrace"):

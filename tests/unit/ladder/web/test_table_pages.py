@@ -108,8 +108,8 @@ def test_a_service_refusal_lands_under_the_opponent_it_names(
 ):
     from ladder.errors import Forbidden
 
-    def refuse(*args, **kwargs):
-        raise Forbidden("the owner of greedy does not let others seat it at live tables")
+    def refuse(*args, **kwargs):  # a refusal the form's choices cannot foresee
+        raise Forbidden("the owner refuses", field="opponents[1]")
 
     monkeypatch.setattr(tables, "create_table", refuse)
     login(client)
@@ -117,7 +117,7 @@ def test_a_service_refusal_lands_under_the_opponent_it_names(
         client, players="3", **{"opponents-0": "house:random", "opponents-1": "house:greedy"}
     )
     assert answer.status_code == 403
-    assert "owner of greedy" in error_under(answer.get_data(as_text=True), "opponents-1")
+    assert "owner refuses" in error_under(answer.get_data(as_text=True), "opponents-1")
 
 
 def test_a_csrf_less_post_is_refused(client, alice, house):

@@ -70,18 +70,30 @@ def test_create_read_and_move(client, redis, tokens, house):
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "words"),
+    ("body", "status", "words", "field"),
     [
-        ({"game": "chess", "players": 2, "opponents": ["random"]}, 400, "unknown game"),
-        ({"game": 3, "players": 2, "opponents": ["random"]}, 400, "game must be"),
-        ({"game": "toyrace", "players": 7, "opponents": ["random"]}, 400, "players"),
-        ({"game": "toyrace", "players": 2, "seat": 4, "opponents": ["random"]}, 400, "seat"),
-        ({"game": "toyrace", "players": 2, "opponents": [12345]}, 404, "no bot version"),
+        ({"game": "chess", "players": 2, "opponents": ["random"]}, 400, "unknown game", "game"),
+        ({"game": 3, "players": 2, "opponents": ["random"]}, 400, "game must be", "game"),
+        ({"game": "toyrace", "players": 7, "opponents": ["random"]}, 400, "players", "players"),
+        (
+            {"game": "toyrace", "players": 2, "seat": 4, "opponents": ["random"]},
+            400,
+            "seat",
+            "seat",
+        ),
+        (
+            {"game": "toyrace", "players": 2, "opponents": [12345]},
+            404,
+            "no bot version",
+            "opponents[0]",
+        ),
     ],
 )
-def test_create_refusals(client, redis, tokens, house, body, status, words):
+def test_create_refusals(client, redis, tokens, house, body, status, words, field):
+    """The answer says why, and which field of the request it is about."""
     answer = create(client, tokens["alice"], **body)
     assert answer.status_code == status and words in answer.get_json()["error"]
+    assert answer.get_json()["field"] == field
 
 
 def test_writes_need_a_caller_and_the_limit_answers_429(client, app, redis, tokens, house):
