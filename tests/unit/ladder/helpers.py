@@ -1,14 +1,16 @@
 """Matches for ladder tests: outcomes in the shape a worker reports, random games played to
-the end, and matches recorded through the services (for fixtures, see conftest.py)."""
+the end, matches recorded through the services and live tables finished as their
+matches (for fixtures, see conftest.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import engine
 from ladder.models import Match
 from ladder.queries import tables as table_queries
-from ladder.services import matches
+from ladder.services import matches, tables
 from tests.unit.ladder.conftest import make_active_bot
 from workers import Outcome
 
@@ -161,3 +163,19 @@ def played_out(table, chooser: random.Random) -> Outcome:
             "replay": record,
         }
     )
+
+
+def finished_table(session, config, user, opponents, players=2, joiners=()):
+    """A table `user` sits at in seat 0, each open seat taken by one of `joiners`, played
+    to the end and stored as its match (the runner's stderr for the last seat)."""
+    made = tables.create_table(session, config, user, "toyrace", players, 0, opponents)
+    session.commit()
+    for person, token in zip(joiners, made.invitations.values(), strict=True):
+        tables.join(session, config, person, made.table.id, token)
+        session.commit()
+    table = made.table
+    outcome = played_out(table, random.Random(3))
+    stderr = (None,) * (players - 1) + ("thinking about the race",)
+    match = tables.finish(session, config, table.id, dataclasses.replace(outcome, stderr=stderr))
+    session.commit()
+    return table, match
