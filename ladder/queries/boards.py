@@ -12,13 +12,14 @@ from typing import cast
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ladder.broker.announce import TEST_QUEUE
+from ladder.broker.announce import TABLE_QUEUE, TEST_QUEUE
 from ladder.models import (
     SEAT_STATUSES,
     Bot,
     BotRevision,
     BotVersion,
     HeadToHead,
+    LiveTable,
     Match,
     MatchSeat,
     MatchTally,
@@ -408,13 +409,14 @@ def match_detail(session: Session, match: Match) -> dict:
 
 def match_table(session: Session, match: Match, seats: list[dict], house: str) -> dict:
     """Who made the table: `kind` ("ladder", "challenge", "tournament" with its
-    `tournament_id`, or "test" with the `candidate_id` whose test it is), and
-    `shared_owners`, the owners (house apart) holding two bot seats or more, which a
-    rated ladder table never seats (`ranking.matchmaking`)."""
+    `tournament_id`, "test" with the `candidate_id` whose test it is, or "table", a live
+    table's match, with its `table_id`), and `shared_owners`, the owners (house apart)
+    holding two bot seats or more, which a rated ladder table never seats
+    (`ranking.matchmaking`)."""
     tournament_id = session.scalar(
         select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match.id)
     )
-    candidate = None
+    candidate = table_id = None
     if tournament_id is not None:
         kind = "tournament"
     elif match.queue == TEST_QUEUE:
@@ -424,6 +426,9 @@ def match_table(session: Session, match: Match, seats: list[dict], house: str) -
             .join(VersionTestMatch, VersionTestMatch.test_id == VersionTest.id)
             .where(VersionTestMatch.match_id == match.id)
         )
+    elif match.queue == TABLE_QUEUE:
+        kind = "table"
+        table_id = session.scalar(select(LiveTable.id).where(LiveTable.match_id == match.id))
     else:
         kind = "challenge" if match.requested_by_id is not None else "ladder"
     seated = Counter(s["owner"] for s in seats if s["owner"] not in (None, house))
@@ -431,5 +436,6 @@ def match_table(session: Session, match: Match, seats: list[dict], house: str) -
         "kind": kind,
         "tournament_id": tournament_id,
         "candidate_id": candidate,
+        "table_id": table_id,
         "shared_owners": sorted(owner for owner, n in seated.items() if n > 1),
     }

@@ -1,6 +1,6 @@
 """A live table's match wherever matches are listed: a person's seat is named (the match
-page, the match JSON and its lists, the bot page). The table itself is
-test_table_pages.py."""
+page, the match JSON and its lists, the bot page), and the match says it was played at
+a live table. The table itself is test_table_pages.py."""
 
 from __future__ import annotations
 
@@ -42,9 +42,11 @@ def test_the_api_lists_the_persons_seat(client, played):
         assert [s["person"] for s in listed["seats"]] == ["alice", None]
 
 
-def test_the_match_page_names_the_person(client, played):
-    match = played["match"]
+def test_the_match_page_names_the_person_and_links_the_table(client, played):
+    match, table = played["match"], played["table"]
     page = client.get(f"/matches/{match.id}").get_data(as_text=True)
+    assert f'<a id="live-table" href="/tables/{table.id}">live table #{table.id}</a>' in page
+    assert "<th>Player</th>" in page
     assert re.search(r'<td class="person">alice <span class="muted">\(person\)</span></td>', page)
     assert 'href="/bots/' in page and ">mine</a>" in page
     assert "Stderr of your bot" not in page  # an anonymous reader sees no one's stderr
@@ -72,7 +74,7 @@ def test_lists_and_the_bot_page_show_the_person(client, played):
 
 
 def test_a_person_whose_account_is_gone_is_a_former_player(session, config, alice, bob, house):
-    _table, match = finished_table(
+    table, match = finished_table(
         session, config, alice, [None, "greedy"], players=3, joiners=[bob]
     )
     session.execute(delete(User).where(User.id == bob.id))  # match_seats.user_id: SET NULL
@@ -81,6 +83,7 @@ def test_a_person_whose_account_is_gone_is_a_former_player(session, config, alic
     seats = boards.match_detail(session, match)["seats"]
     assert [s["person"] for s in seats] == ["alice", boards.FORMER_PLAYER, None]
     assert seats[2]["bot"] == "greedy"
-    assert boards.match_table(session, match, seats, config["HOUSE_USER"])["shared_owners"] == []
+    made = boards.match_table(session, match, seats, config["HOUSE_USER"])
+    assert (made["kind"], made["table_id"], made["shared_owners"]) == ("table", table.id, [])
     record = table_queries.record_against_people(session, house["greedy"].bot_id)
     assert (record["tables"], record["met"]) == (1, 2)  # the former player's seat counts
