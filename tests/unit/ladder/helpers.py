@@ -137,7 +137,9 @@ def aged_matches(session, config, alice, bob, days_old: int = 40) -> dict[str, i
 
 def played_out(table, chooser: random.Random) -> Outcome:
     """Play the table's game to the end as a runner would (random moves for every seat),
-    recording each step, and return the Outcome `run_table` would."""
+    recording each step, and return the Outcome `run_table` would: its replay names a
+    person's seat by the username (`table_play.play_table`'s labels), a bot's by its
+    version's seat label."""
     state = table_queries.game_state(table)
     while not state.is_over():
         state.apply(chooser.choice(state.legal_actions()))
@@ -145,7 +147,9 @@ def played_out(table, chooser: random.Random) -> Outcome:
     result = record["result"]
     n = table.players
     record.update(
-        seats=[f"seat {i}" for i in range(n)],
+        seats=[
+            s.user.username if s.user is not None else s.version.seat_label for s in table.seats
+        ],
         statuses=["ok"] * n,
         ranks=result["ranks"],
         errors=[None] * n,

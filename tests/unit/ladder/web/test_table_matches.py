@@ -1,6 +1,6 @@
 """A live table's match wherever matches are listed: a person's seat is named (the match
-page, the match JSON and its lists, the bot page), and the match says it was played at
-a live table. The table itself is test_table_pages.py."""
+page, the match JSON and its lists, the bot page, the replay viewer's summary), and the
+match says it was played at a live table. The table itself is test_table_pages.py."""
 
 from __future__ import annotations
 
@@ -71,6 +71,15 @@ def test_lists_and_the_bot_page_show_the_person(client, played):
     page = client.get(f"/bots/{mine.bot_id}").get_data(as_text=True)
     assert seat.search(page)
     assert "At 1 finished live table, against 1 people's seat:" in page
+
+
+def test_the_replay_summary_names_the_person(client, played):
+    """The viewer names seats by the replay's labels: the table runner's, a person's
+    username (`table_play.play_table`), as the stand-in runner `played_out` writes them."""
+    match, mine = played["match"], played["mine"]
+    summary = client.get(f"/matches/{match.id}/replay/summary.json").get_json()
+    assert summary["seats"] == ["alice", mine.seat_label]
+    assert summary["statuses"] == ["ok", "ok"] and len(summary["ranks"]) == 2
 
 
 def test_a_person_whose_account_is_gone_is_a_former_player(session, config, alice, bob, house):
