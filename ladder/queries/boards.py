@@ -10,15 +10,16 @@ from datetime import datetime
 from typing import cast
 
 from sqlalchemy import and_, case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
-from ladder.broker.announce import TEST_QUEUE
+from ladder.broker.announce import TABLE_QUEUE, TEST_QUEUE
 from ladder.models import (
     SEAT_STATUSES,
     Bot,
     BotRevision,
     BotVersion,
     HeadToHead,
+    LiveTable,
     Match,
     MatchSeat,
     MatchTally,
@@ -38,6 +39,8 @@ HISTORY_POINTS = 500
 # HISTORY_POINTS; 500 table rows were a quarter of the bot page's time).
 HISTORY_TABLE_ROWS = 50
 RECENT_MATCHES = 20
+# A person's seat whose account is gone (match_seats.user_id is SET NULL with it).
+FORMER_PLAYER = "a former player"
 HEAD_TO_HEAD_ROWS = 50
 
 
@@ -291,17 +294,23 @@ def head_to_head(session: Session, bot_id: int) -> list[dict]:
 
 
 def _seat_rows(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
-    """Public facts of the seats of these matches, by match."""
+    """Public facts of the seats of these matches, by match, every seat in seat order.
+
+    A bot's seat names its bot, owner and version, and `person` is None; a person's
+    seat at a live table (no version) has `person`, its user's name (FORMER_PLAYER once
+    the account is gone), and None for the bot's fields."""
+    owner, person = aliased(User), aliased(User)
     rows = session.execute(
-        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, User.username)
-        .join(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .join(Bot, BotVersion.bot_id == Bot.id)
-        .join(User, Bot.owner_id == User.id)
+        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, owner.username, person.username)
+        .outerjoin(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .outerjoin(Bot, BotVersion.bot_id == Bot.id)
+        .outerjoin(owner, Bot.owner_id == owner.id)
+        .outerjoin(person, MatchSeat.user_id == person.id)
         .where(MatchSeat.match_id.in_(match_ids))
         .order_by(MatchSeat.match_id, MatchSeat.seat)
     ).all()
     by_match: dict[int, list[dict]] = {m: [] for m in match_ids}
-    for seat, number, b, name, owner in rows:
+    for seat, number, b, name, owned_by, username in rows:
         change = None
         if seat.mu_after is not None and seat.mu_before is not None:
             # A rated seat stores mu and sigma together, before and after.
@@ -313,9 +322,10 @@ def _seat_rows(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
         by_match[seat.match_id].append(
             {
                 "seat": seat.seat,
+                "person": None if seat.version_id is not None else username or FORMER_PLAYER,
                 "bot_id": b,
                 "bot": name,
-                "owner": owner,
+                "owner": owned_by,
                 "version_id": seat.version_id,
                 "version": number,
                 "status": seat.status,
@@ -399,13 +409,14 @@ def match_detail(session: Session, match: Match) -> dict:
 
 def match_table(session: Session, match: Match, seats: list[dict], house: str) -> dict:
     """Who made the table: `kind` ("ladder", "challenge", "tournament" with its
-    `tournament_id`, or "test" with the `candidate_id` whose test it is), and
-    `shared_owners`, the owners (house apart) holding two seats or more, which a rated
-    ladder table never seats (`ranking.matchmaking`)."""
+    `tournament_id`, "test" with the `candidate_id` whose test it is, or "table", a live
+    table's match, with its `table_id`), and `shared_owners`, the owners (house apart)
+    holding two bot seats or more, which a rated ladder table never seats
+    (`ranking.matchmaking`)."""
     tournament_id = session.scalar(
         select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match.id)
     )
-    candidate = None
+    candidate = table_id = None
     if tournament_id is not None:
         kind = "tournament"
     elif match.queue == TEST_QUEUE:
@@ -415,12 +426,16 @@ def match_table(session: Session, match: Match, seats: list[dict], house: str) -
             .join(VersionTestMatch, VersionTestMatch.test_id == VersionTest.id)
             .where(VersionTestMatch.match_id == match.id)
         )
+    elif match.queue == TABLE_QUEUE:
+        kind = "table"
+        table_id = session.scalar(select(LiveTable.id).where(LiveTable.match_id == match.id))
     else:
         kind = "challenge" if match.requested_by_id is not None else "ladder"
-    seated = Counter(s["owner"] for s in seats if s["owner"] != house)
+    seated = Counter(s["owner"] for s in seats if s["owner"] not in (None, house))
     return {
         "kind": kind,
         "tournament_id": tournament_id,
         "candidate_id": candidate,
+        "table_id": table_id,
         "shared_owners": sorted(owner for owner, n in seated.items() if n > 1),
     }

@@ -230,7 +230,8 @@ def record_against_people(session: Session, bot_id: int) -> dict:
         .select_from(bot_seat)
         .join(BotVersion, BotVersion.id == bot_seat.version_id)
         .join(Match, Match.id == bot_seat.match_id)
-        .join(person, and_(person.match_id == Match.id, person.user_id.is_not(None)))
+        # A person's seat is one without a version: its user may be gone (SET NULL).
+        .join(person, and_(person.match_id == Match.id, person.version_id.is_(None)))
         .where(
             BotVersion.bot_id == bot_id,
             Match.queue == TABLE_QUEUE,

@@ -409,6 +409,8 @@ def _reads(games_schema: dict, per_page: int) -> dict:
             "get": {
                 "operationId": "getMatch",
                 "summary": "One match with its seats",
+                "description": "Every seat, in seat order. A live table's match also seats"
+                " people: such a seat has `person` and null bot fields.",
                 "parameters": [_path_id("match_id")],
                 "responses": {"200": _json("Match", "the match"), **_errors(404)},
             }

@@ -15,6 +15,7 @@ from ladder.models import (
     VersionState,
     VersionTestState,
 )
+from ladder.queries.boards import FORMER_PLAYER
 from ladder.tournaments.model import FORMATS
 from ladder.tournaments.sprt import BETTER, INCONCLUSIVE, NOT_BETTER
 
@@ -24,6 +25,11 @@ VERSION_KINDS = ("py", "zip")
 
 def nullable(kind: str, **extra) -> dict:
     return {"type": [kind, "null"], **extra}
+
+
+def bot_field(kind: str, what: str, **extra) -> dict:
+    """A seat's fact about its bot, null for a person's seat at a live table."""
+    return {**nullable(kind, **extra), "description": f"{what}; null: a person's seat"}
 
 
 def obj(properties: dict, optional: tuple[str, ...] = ()) -> dict:
@@ -254,11 +260,16 @@ LADDER = {
     "Seat": obj(
         {
             "seat": {"type": "integer", "minimum": 0},
-            "bot_id": ID,
-            "bot": {"type": "string"},
-            "owner": {"type": "string"},
-            "version_id": ID,
-            "version": {"type": "integer", "minimum": 1},
+            "person": {
+                **nullable("string"),
+                "description": "a person's seat at a live table: their name"
+                f" ({FORMER_PLAYER!r} once the account is gone); null: a bot's seat",
+            },
+            "bot_id": bot_field("integer", "the bot's id", minimum=1),
+            "bot": bot_field("string", "the bot's name"),
+            "owner": bot_field("string", "the bot's owner"),
+            "version_id": bot_field("integer", "the version's id", minimum=1),
+            "version": bot_field("integer", "the version's number", minimum=1),
             "status": {**maybe("SeatStatus"), "description": "null until the match is played"},
             "rank": nullable("integer", minimum=1),
             "score": nullable("number"),

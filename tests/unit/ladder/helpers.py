@@ -1,14 +1,16 @@
 """Matches for ladder tests: outcomes in the shape a worker reports, random games played to
-the end, and matches recorded through the services (for fixtures, see conftest.py)."""
+the end, matches recorded through the services and live tables finished as their
+matches (for fixtures, see conftest.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import engine
 from ladder.models import Match
 from ladder.queries import tables as table_queries
-from ladder.services import matches
+from ladder.services import matches, tables
 from tests.unit.ladder.conftest import make_active_bot
 from workers import Outcome
 
@@ -135,7 +137,9 @@ def aged_matches(session, config, alice, bob, days_old: int = 40) -> dict[str, i
 
 def played_out(table, chooser: random.Random) -> Outcome:
     """Play the table's game to the end as a runner would (random moves for every seat),
-    recording each step, and return the Outcome `run_table` would."""
+    recording each step, and return the Outcome `run_table` would: its replay names a
+    person's seat by the username (`table_play.play_table`'s labels), a bot's by its
+    version's seat label."""
     state = table_queries.game_state(table)
     while not state.is_over():
         state.apply(chooser.choice(state.legal_actions()))
@@ -143,7 +147,9 @@ def played_out(table, chooser: random.Random) -> Outcome:
     result = record["result"]
     n = table.players
     record.update(
-        seats=[f"seat {i}" for i in range(n)],
+        seats=[
+            s.user.username if s.user is not None else s.version.seat_label for s in table.seats
+        ],
         statuses=["ok"] * n,
         ranks=result["ranks"],
         errors=[None] * n,
@@ -161,3 +167,19 @@ def played_out(table, chooser: random.Random) -> Outcome:
             "replay": record,
         }
     )
+
+
+def finished_table(session, config, user, opponents, players=2, joiners=()):
+    """A table `user` sits at in seat 0, each open seat taken by one of `joiners`, played
+    to the end and stored as its match (the runner's stderr for the last seat)."""
+    made = tables.create_table(session, config, user, "toyrace", players, 0, opponents)
+    session.commit()
+    for person, token in zip(joiners, made.invitations.values(), strict=True):
+        tables.join(session, config, person, made.table.id, token)
+        session.commit()
+    table = made.table
+    outcome = played_out(table, random.Random(3))
+    stderr = (None,) * (players - 1) + ("thinking about the race",)
+    match = tables.finish(session, config, table.id, dataclasses.replace(outcome, stderr=stderr))
+    session.commit()
+    return table, match

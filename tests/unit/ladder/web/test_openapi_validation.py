@@ -23,6 +23,7 @@ from werkzeug.wrappers import Request
 
 from ladder.models import MAX_ID, utcnow
 from tests.unit.ladder.conftest import BOT_SOURCE, override_settings
+from tests.unit.ladder.helpers import finished_table
 
 OCTETS = {"Accept": "application/octet-stream"}
 
@@ -251,3 +252,16 @@ def test_limits_answer_429_with_retry_after_as_documented(api, app, client, worl
     busy = call(client, "POST", "/api/v1/challenges", world["alice"], json=body)
     check(api, busy, 429)
     assert int(busy.response.headers["Retry-After"]) >= 1
+
+
+def test_a_live_tables_match_matches_the_document(api, client, session, config, alice, house):
+    """A person's seat (no bot, no version) is a Seat the document allows."""
+    _table, match = finished_table(session, config, alice, ["random"])
+    bot_id = house["random"].bot_id
+    urls = [f"/api/v1/matches/{match.id}", "/api/v1/matches", f"/api/v1/matches?bot={bot_id}"]
+    for url in urls:
+        got = call(client, "GET", url)
+        check(api, got, 200)
+        body = got.response.get_json()
+        seats = body["seats"] if "seats" in body else body["matches"][0]["seats"]
+        assert [s["person"] for s in seats] == ["alice", None], url
