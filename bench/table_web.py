@@ -427,8 +427,10 @@ def main() -> None:
         )
         try:
             measure(live, args)
-        except (AssertionError, SystemExit, RuntimeError):
-            print("the table worker's log ends:\n" + live.log("tables")[-3000:], file=sys.stderr)
+        except (AssertionError, SystemExit, RuntimeError) as exc:
+            if not isinstance(exc, SystemExit) or isinstance(exc.code, str):  # not a SIGTERM
+                tail = live.log("tables")[-3000:]
+                print(f"the table worker's log ends:\n{tail}", file=sys.stderr)
             raise
         finally:
             live.close()
