@@ -139,28 +139,7 @@ def one_run(workers: int, count: int, url: str) -> Run:
                     command, env=env, stdout=out, stderr=out, start_new_session=True
                 )
             wait_for_workers(app, workers, var)
-            with app.app_context():
-                send = announce.listen_to(db.session)  # the Celery app's sender
-                announce.listen(db.session, None)  # queued first, then sent all at once
-                quiet = app_settings(app)
-                queued = [
-                    matches.create_match(db.session, quiet, "manila", ids, ranked=True, seed=n).id
-                    for n in range(count)
-                ]
-                db.session.commit()  # before they are sent: a worker must see them
-                start, ticks = time.monotonic(), cpu_ticks()  # first task sent to last recorded
-                for match_id in queued:
-                    send("match", match_id)
-                wait_until_done(count, start, var)
-                elapsed = time.monotonic() - start
-                busy = [b - a for a, b in zip(ticks, cpu_ticks(), strict=True)]
-                failed = db.session.scalar(
-                    select(func.count(Match.id)).where(Match.state == "failed")
-                )
-            if failed:
-                print(f"  warning: {failed} matches failed", file=sys.stderr)
-            cores = os.cpu_count() or 1
-            return Run(count / elapsed * 60, cores * busy[0] / max(1, busy[1]))
+            return time_matches(app, ids, count, var)
         finally:
             stop(procs)
             if app is not None:  # close its pool before the database goes
@@ -168,12 +147,45 @@ def one_run(workers: int, count: int, url: str) -> Run:
                     db.engine.dispose()
 
 
-def wait_until_done(count: int, start: float, var: Path) -> None:
-    """Poll until `count` matches are finished or failed (inside the app's context)."""
+def time_matches(app: Flask, ids: list[int], count: int, var: Path, first_seed: int = 0) -> Run:
+    """Queue `count` ranked Manila matches of the versions `ids`, send them all at once and
+    time them from the first sent to the last recorded (var/worker0.log is shown if they
+    take too long)."""
+    with app.app_context():
+        send = announce.listen_to(db.session)  # the Celery app's sender
+        announce.listen(db.session, None)  # queued first, then sent all at once
+        quiet = app_settings(app)
+        seeds = range(first_seed, first_seed + count)
+        queued = [
+            matches.create_match(db.session, quiet, "manila", ids, ranked=True, seed=n).id
+            for n in seeds
+        ]
+        db.session.commit()  # before they are sent: a worker must see them
+        start, ticks = time.monotonic(), cpu_ticks()  # first task sent to last recorded
+        for match_id in queued:
+            send("match", match_id)
+        wait_until_done(queued, start, var)
+        elapsed = time.monotonic() - start
+        busy = [b - a for a, b in zip(ticks, cpu_ticks(), strict=True)]
+        failed = db.session.scalar(
+            select(func.count(Match.id)).where(Match.id.in_(queued), Match.state == "failed")
+        )
+        db.session.commit()
+    if failed:
+        print(f"  warning: {failed} matches failed", file=sys.stderr)
+    cores = os.cpu_count() or 1
+    return Run(count / elapsed * 60, cores * busy[0] / max(1, busy[1]))
+
+
+def wait_until_done(queued: list[int], start: float, var: Path) -> None:
+    """Poll until the `queued` matches are finished or failed (inside the app's context)."""
+    count = len(queued)
     while True:
         db.session.expire_all()
         done = db.session.scalar(
-            select(func.count(Match.id)).where(Match.state.in_(("finished", "failed")))
+            select(func.count(Match.id)).where(
+                Match.id.in_(queued), Match.state.in_(("finished", "failed"))
+            )
         )
         db.session.commit()  # end the read: PostgreSQL would hold its snapshot open
         if done >= count:

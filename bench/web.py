@@ -74,16 +74,10 @@ WRK_PATHS = 500  # random paths per page with an id, drawn before the run
 KEPT_UNTIL_CHANGED = ("bot page", "API bot")
 
 
-def start_gunicorn(
-    url: str, var: str, workers: int, app: str = SITE
-) -> tuple[subprocess.Popen, int]:
-    """gunicorn serving `app` (the ladder, or the floor) on a free loopback port, with the
-    production settings file; returns it and the port."""
-    port = free_port(0)
-    env = dict(
-        os.environ, DATABASE_URL=url, LADDER_VAR=var, SECRET_KEY="bench", PYTHONPATH=str(ROOT)
-    )
-    command = [
+def gunicorn_command(port: int, workers: int, app: str = SITE) -> list[str]:
+    """gunicorn serving `app` (the ladder, or the floor) on loopback `port`, with the
+    production settings file (run it with PYTHONPATH at this checkout)."""
+    return [
         str(Path(sys.executable).with_name("gunicorn")),
         "--config", str(GUNICORN_CONFIG),
         "--workers", str(workers),
@@ -91,6 +85,17 @@ def start_gunicorn(
         "--log-level", "warning",
         app,
     ]  # fmt: skip
+
+
+def start_gunicorn(
+    url: str, var: str, workers: int, app: str = SITE
+) -> tuple[subprocess.Popen, int]:
+    """gunicorn serving `app` on a free loopback port; returns it and the port."""
+    port = free_port(0)
+    env = dict(
+        os.environ, DATABASE_URL=url, LADDER_VAR=var, SECRET_KEY="bench", PYTHONPATH=str(ROOT)
+    )
+    command = gunicorn_command(port, workers, app)
     # Its own process group, so `stop` ends the master and its workers together.
     return subprocess.Popen(command, env=env, start_new_session=True), port
 

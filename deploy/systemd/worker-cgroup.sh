@@ -1,5 +1,6 @@
 #!/bin/sh
-# Usage: worker-cgroup.sh COMMAND [ARG...]   (ExecStart= of tradewinds-worker.service)
+# Usage: worker-cgroup.sh COMMAND [ARG...]   (ExecStart= of tradewinds-worker.service
+# and tradewinds-tables.service)
 #
 # Runs COMMAND (the worker) so that its bot sandboxes stay inside the unit's own
 # control group, where a stop of the unit kills them. On cgroup v2 a group may hand

@@ -25,6 +25,7 @@ UNITS = sorted((DEPLOY / "systemd").glob("tradewinds*.*"))
 WEB_UNIT = DEPLOY / "systemd" / "tradewinds-web.service"
 BEAT_UNIT = DEPLOY / "systemd" / "tradewinds-beat.service"
 WORKER_UNIT = DEPLOY / "systemd" / "tradewinds-worker.service"
+TABLES_UNIT = DEPLOY / "systemd" / "tradewinds-tables.service"
 TEMPLATE = DEPLOY / "tradewinds.env.example"
 SITE = DEPLOY / "nginx" / "tradewinds.conf"
 INSTALL = {"/opt/tradewinds/venv": sys.prefix, "/opt/tradewinds/src": str(ROOT)}

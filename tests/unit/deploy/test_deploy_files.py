@@ -33,6 +33,7 @@ from tests.unit.deploy.reading import (
     ROOT,
     SETTING,
     SITE,
+    TABLES_UNIT,
     TEMPLATE,
     UNITS,
     WEB_UNIT,
@@ -148,6 +149,7 @@ def test_every_service_reads_the_environment_file_and_belongs_to_the_target():
     assert {u.name for u in UNITS} == {
         "tradewinds-web.service",
         "tradewinds-worker.service",
+        "tradewinds-tables.service",
         "tradewinds-beat.service",
         "tradewinds.target",
     }
@@ -174,18 +176,45 @@ def test_every_variable_a_unit_uses_has_a_default_and_a_template_line():
                 assert name in template_settings(), f"the template lacks {name}"
 
 
-def test_a_stop_warms_the_worker_down_then_kills_every_sandbox():
+@pytest.mark.parametrize("unit", [WORKER_UNIT, TABLES_UNIT], ids=lambda u: u.name)
+def test_a_stop_warms_the_worker_down_then_kills_every_sandbox(unit):
     # SIGTERM to Celery alone (a warm shutdown), then SIGKILL to all left in the unit,
     # sandboxes included: they stay in the unit's cgroup (Delegate=yes, worker-cgroup.sh).
-    assert unit_values(WORKER_UNIT, "KillMode") == ["mixed"]
-    assert unit_values(WORKER_UNIT, "Delegate") == ["yes"]
-    command = unit_values(WORKER_UNIT, "ExecStart")[0].split()
+    assert unit_values(unit, "KillMode") == ["mixed"]
+    assert unit_values(unit, "Delegate") == ["yes"]
+    command = unit_values(unit, "ExecStart")[0].split()
     assert command[:2] == [
         "/opt/tradewinds/src/deploy/systemd/worker-cgroup.sh",
         "/opt/tradewinds/venv/bin/ladder",
     ]
     for breaks_the_sandbox in ("ProtectSystem", "PrivateTmp", "ProtectControlGroups"):
-        assert not unit_values(WORKER_UNIT, breaks_the_sandbox), breaks_the_sandbox
+        assert not unit_values(unit, breaks_the_sandbox), breaks_the_sandbox
+
+
+# What makes the worker's sandboxes safe and stoppable; the table worker runs the same ones.
+HARDENING = (
+    "User", "NoNewPrivileges", "CapabilityBoundingSet", "Delegate", "KillMode",
+    "TimeoutStopSec", "LimitNOFILE", "TasksMax", "CacheDirectory", "WorkingDirectory",
+)  # fmt: skip
+
+
+def test_the_table_worker_is_hardened_as_the_worker_and_runs_the_tables_queue():
+    for key in HARDENING:
+        assert unit_values(TABLES_UNIT, key) == unit_values(WORKER_UNIT, key), key
+    command = unit_values(TABLES_UNIT, "ExecStart")[0].split()
+    assert command[1:] == ["/opt/tradewinds/venv/bin/ladder", "worker", "--tables"]
+
+
+def test_ladder_worker_tables_runs_table_workers_processes_of_the_tables_queue(monkeypatch):
+    # The table unit passes no --concurrency: TABLE_WORKERS (the environment file) sets it.
+    started = []
+    monkeypatch.setattr(os, "execv", lambda path, command: started.append(command))
+    env = {"REDIS_URL": "redis://127.0.0.1:9/0", "TABLE_WORKERS": "3"}
+    result = CliRunner().invoke(cli.main, ["worker", "--tables"], env=env)
+    assert result.exit_code == 0, result.output
+    (command,) = started
+    assert command[command.index("--concurrency") + 1] == "3"
+    assert command[command.index("--queues") + 1] == "tables"
 
 
 def test_the_web_waits_out_gunicorns_grace_and_nginx_waits_as_long_as_gunicorn():
