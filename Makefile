@@ -79,7 +79,7 @@ unit: setup
 	$(BIN)/python -m pytest tests/unit -q
 
 integration: setup sandbox redis postgresql deploy-tools chromium
-	$(BIN)/python -m pytest tests/integration -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest tests/integration -q
 
 lint: setup
 	$(BIN)/ruff check .

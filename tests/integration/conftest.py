@@ -12,19 +12,6 @@ import pytest
 import engine
 
 HOSTILE = Path(__file__).parent / "hostile"
-BROWSER = Path(__file__).parent / "browser"
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(items) -> None:
-    """Under `pytest -n N --dist loadgroup` (pytest-xdist; `make integration`), keep each
-    file's tests on one process, so a module's live ladder starts once, and every
-    browser test on one, so the running site and the browser start once. The suite
-    mostly waits on real services, so two processes nearly halve its time."""
-    for item in items:
-        path = Path(str(item.path))
-        group = "browser" if BROWSER in path.parents else path.stem
-        item.add_marker(pytest.mark.xdist_group(group))
 
 
 # Sandbox tests need bwrap; `make test` installs it, so only a bare pytest skips them.
