@@ -108,6 +108,9 @@ def kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
+TEARDOWN_WAIT_S = 2  # for a host's running matches when a test is over
+
+
 def stop_group(proc: subprocess.Popen, wait_s: float = 15) -> None:
     """SIGTERM a process group, SIGKILL it if it has not ended within `wait_s`."""
     if proc.poll() is None:
@@ -272,10 +275,11 @@ class WorkerHost:
             self.worker = None
 
     def close(self) -> None:
-        """Stop the worker (politely, while the cable is still in), the forwarder, the namespace."""
+        """Stop the worker (politely, while the cable is still in), the forwarder, the namespace.
+        A test is over: a match still running need not end, so the wait is short."""
         try:
             if self.worker is not None:
-                stop_group(self.worker)
+                stop_group(self.worker, wait_s=TEARDOWN_WAIT_S)
                 self.worker = None
         finally:
             self.cut()

@@ -48,7 +48,7 @@ def site(tmp_path):
         wait_until(lambda: _up(base), 30, "gunicorn to answer")
         yield base, eng
     finally:
-        stop({"web": proc})
+        stop({"web": proc}, wait_s=1)  # the test is over: no answer need end
         eng.dispose()
 
 
