@@ -52,9 +52,17 @@ def record_match(tmp_path: Path, bot: str, seed: int = 11) -> tuple[Path, dict]:
     return replay, json.loads(replay.read_text())
 
 
-def test_the_same_bot_and_seed_make_every_decision_again(tmp_path):
-    bot = write(tmp_path, "drawer.py", DRAWER)
-    replay, record = record_match(tmp_path, bot)
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory) -> tuple[str, Path, dict]:
+    """The drawer bot and one match it played, recorded once for every test that only
+    reads it (each recording is a whole `ladder play` in the sandbox)."""
+    folder = tmp_path_factory.mktemp("drawn")
+    bot = write(folder, "drawer.py", DRAWER)
+    return (bot, *record_match(folder, bot))
+
+
+def test_the_same_bot_and_seed_make_every_decision_again(drawn):
+    bot, replay, record = drawn
     decisions = sum(1 for seat, _ in record["actions"] if seat == 0)
     done = ladder("replay", str(replay), bot, "--seat", "0")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -77,9 +85,8 @@ def test_a_crash_on_the_server_crashes_at_the_same_step_locally(tmp_path):
     assert "Legal actions (" in done.stdout and '"phase":' in done.stdout
 
 
-def test_another_bot_stops_at_the_first_divergence_with_both_answers(tmp_path):
-    bot = write(tmp_path, "drawer.py", DRAWER)
-    replay, _ = record_match(tmp_path, bot)
+def test_another_bot_stops_at_the_first_divergence_with_both_answers(drawn):
+    _, replay, _ = drawn
     done = ladder("replay", str(replay), "manila/greedy", "--seat", "0")
     assert done.returncode == 1
     assert "DIFFERS: " in done.stdout
@@ -87,9 +94,8 @@ def test_another_bot_stops_at_the_first_divergence_with_both_answers(tmp_path):
     assert "Recorded: {" in done.stdout and "The bot:  {" in done.stdout
 
 
-def test_from_step_skips_the_earlier_views(tmp_path):
-    bot = write(tmp_path, "drawer.py", DRAWER)
-    replay, record = record_match(tmp_path, bot)
+def test_from_step_skips_the_earlier_views(drawn):
+    _, replay, record = drawn
     later = [i for i, (seat, _) in enumerate(record["actions"]) if seat == 1][5]
     done = ladder("replay", str(replay), "manila/greedy", "--seat", "1", "--from-step", str(later))
     first_step = next(line for line in done.stdout.splitlines() if line.startswith("step"))
@@ -112,9 +118,8 @@ class _Replays(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_match_id_is_fetched_from_the_server(tmp_path):
-    bot = write(tmp_path, "drawer.py", DRAWER)
-    replay, _ = record_match(tmp_path, bot)
+def test_a_match_id_is_fetched_from_the_server(drawn):
+    bot, replay, _ = drawn
     _Replays.body = gzip.compress(replay.read_bytes())
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Replays)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -140,11 +145,8 @@ def test_a_match_id_is_fetched_from_the_server(tmp_path):
         (["abc", "manila/random", "--seat", "0", "--server", "http://x"], "a match id"),
     ],
 )
-def test_bad_input_gets_a_clear_error(tmp_path, args, message):
-    bot = write(tmp_path, "drawer.py", DRAWER)
-    # A match is recorded only for the cases that read one (each recording is a whole
-    # `ladder play`).
-    replay = record_match(tmp_path, bot)[0] if "{replay}" in args else tmp_path / "unused.json"
+def test_bad_input_gets_a_clear_error(tmp_path, drawn, args, message):
+    replay = drawn[1]
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
     names = {"missing": tmp_path / "nope.json", "garbage": garbage, "replay": replay}
