@@ -148,6 +148,10 @@ def test_a_person_plays_meuterer_to_the_end(table_site, browser):
     assert '"hand":' not in spectator.content()
     tab.get_by_role("link", name="Watch the replay").click()
     expect(tab.locator("#replay-viewer")).to_be_visible()
+    # The match page names the person's seat and the live table it was played at.
+    expect(tab.locator("td.person")).to_contain_text("skipper-meuterer")
+    expect(tab.locator("#live-table")).to_have_attribute("href", table_url.split(table_site)[-1])
+    _shots(tab, "table-match")
     person.close()
     watching.close()
     assert not errors, errors
