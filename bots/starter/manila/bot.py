@@ -12,14 +12,18 @@ The action dicts and the view are described in engine/manila/RULES.md.
 import random
 
 # Module globals live for the whole match: one process plays one match.
-rng = random.Random(0)
+rng = random.Random()
 me = None
 
 
 def setup(info):
-    """info = {"game", "seat", "players", "options", "limits"}; limits are in ms."""
+    """info = {"game", "seat", "players", "options", "limits", "seed", "seats"}:
+    limits are in ms ("move_ms", "bank_ms", "init_ms"); seed is this match's own
+    number (the SDK seeds `random` with it too, so your choices replay); seats
+    names each seat's bot ("name", "owner", "version")."""
     global me
     me = info["seat"]
+    rng.seed(info["seed"])  # the same match gives the same choices: replays agree
     print(f"playing seat {me} of {info['players']}, {info['limits']['move_ms']} ms a move")
 
 

@@ -11,11 +11,16 @@ The action dicts and the view are described in engine/meuterer/RULES.md.
 
 import random
 
-rng = random.Random(0)
+# Module globals live for the whole match: one process plays one match.
+rng = random.Random()
 
 
 def setup(info):
-    """info = {"game", "seat", "players", "options", "limits"}."""
+    """info = {"game", "seat", "players", "options", "limits", "seed", "seats"}:
+    limits are in ms ("move_ms", "bank_ms", "init_ms"); seed is this match's own
+    number (the SDK seeds `random` with it too, so your choices replay); seats
+    names each seat's bot ("name", "owner", "version")."""
+    rng.seed(info["seed"])  # the same match gives the same choices: replays agree
     print(f"seat {info['seat']} of {info['players']}")
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bots import sdk
 from workers.staging import house_file
 
 HOUSE = Path(__file__).resolve().parents[3] / "bots" / "house"
@@ -70,9 +71,15 @@ def test_starter_template_plays_only_legal_actions(game):
     starter = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(starter)
     players = engine.get_game(game).min_players
-    if hasattr(starter, "setup"):
-        starter.setup({"game": game, "seat": 0, "players": players, "options": {},
-                       "limits": {"move_ms": 1000, "bank_ms": 10000, "init_ms": 5000}})  # fmt: skip
+    # The info the SDK gives, every key of it (a starter reading one it lacks fails here).
+    info = {"game": game, "seat": 0, "players": players, "options": {}, "seed": 7,
+            "limits": {"move_ms": 1000, "bank_ms": 10000, "init_ms": 5000},
+            "seats": [{"name": "starter", "owner": "me", "version": 1}] * players}  # fmt: skip
+    assert set(info) == set(sdk.INFO_KEYS)
+    starter.setup(info)
+    # Its docstring names the same keys, in the SDK's order: a copy of it teaches the API.
+    assert '{"' + '", "'.join(sdk.INFO_KEYS) + '"}' in starter.setup.__doc__
+    assert "Random(0)" not in path.read_text()  # its choices follow the match's seed
     others = [load(game, "random", f"starter_{i}") for i in range(1, players)]
     state = engine.get_game(game).new_game(players, seed=4)
     while not state.is_over():
