@@ -375,7 +375,10 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       + (pausing ? " · " + this.pauseTitle(this.step).toLowerCase() : "");
     const move = this.step > 0 ? this.summary.moves[this.step - 1] : null;
     const took = move ? moveTime(this.summary, move) : "";
-    this.$("step-time").textContent = took ? "seat " + move.seat + " move: " + took : "";
+    // Whose move it was, by the name the rest of the viewer gives that seat.
+    const stepTime = this.$("step-time");
+    stepTime.textContent = took ? this.ctx.name(move.seat) + ": " + took : "";
+    stepTime.title = took ? "seat " + move.seat + ": " + this.ctx.label(move.seat) : "";
     const list = this.$("move-list");
     const old = list.querySelector("[aria-current]");
     if (old) old.removeAttribute("aria-current");
