@@ -71,7 +71,7 @@ def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
         or 0
     )
     rows = session.execute(
-        select(Rating, BotVersion.number, Bot.id, Bot.name, User.username)
+        select(Rating, BotVersion.number, BotVersion.paused_at, Bot.id, Bot.name, User.username)
         .join(BotVersion, Rating.version_id == BotVersion.id)
         .join(Bot, BotVersion.bot_id == Bot.id)
         .join(User, Bot.owner_id == User.id)
@@ -94,8 +94,10 @@ def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
             "sigma": round(rating.sigma, 3),
             "games": rating.games,
             "last_played_at": iso(rating.last_played_at),
+            # Crash triage took it out of matchmaking: it keeps its place but plays no match.
+            "paused": paused_at is not None,
         }
-        for i, (rating, number, bot_id, name, owner) in enumerate(rows)
+        for i, (rating, number, paused_at, bot_id, name, owner) in enumerate(rows)
     ]
     return {"game": game, **_pages(total, page, per_page), "entries": entries}
 

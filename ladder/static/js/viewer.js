@@ -15,6 +15,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
   const CHUNK = 200;
   // How long playing holds a voyage's or round's end: several ticks, at least this.
   const PAUSE_HOLD_MS = 1200;
+  const HASH_WAIT_MS = 300;
 
   /* Where summaries and frames come from: GET for a stored match, POST of the
      file for one the user opened (see open-replay.js). */
@@ -85,15 +86,13 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       self.ctx = TW.context(summary);
       self.drawer = TW.drawers[summary.game] || TW.drawers._fallback;
       self.pauses = new Map((summary.pauses || []).map(function (step, i) { return [step, i + 1]; }));
-      // A link may name a step and a view: /matches/7#step=40&view=1
-      const wanted = new URLSearchParams(window.location.hash.slice(1));
-      const view = wanted.get("view");
-      self.view = summary.perspectives.indexOf(view) >= 0 ? view : summary.perspectives[0];
+      const wanted = self.fromHash();
+      self.view = wanted.view;
       self.buildControls();
       // The first frame's state names what the moves refer to (Meuterer's islands, say).
       return self.frame(0).then(function (first) {
         self.ctx.start = first ? first.state : null;
-        return self.begin(Number(wanted.get("step")) || 0);
+        return self.begin(wanted.step, wanted.stage);
       });
     }).catch(function (error) {
       self.status("Cannot show this replay: " + error.message, true);
@@ -102,7 +101,7 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
   };
 
   /* Once the summary and the first frame are in: the move list, legend, zoom, keys. */
-  Viewer.prototype.begin = function (step) {
+  Viewer.prototype.begin = function (step, stage) {
     this.buildMoves();
     TW.panels.legend(this);
     this.zoom = this.drawer.zoomable ? new TW.Zoom(this) : null;
@@ -111,7 +110,41 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     this.root.classList.toggle("has-zoom", Boolean(this.zoom));
     this.bindKeys();
     this.status("");
-    return this.goTo(step);
+    return this.goTo(step, stage);
+  };
+
+  /* The position a link names: /matches/7#step=40&view=1 (and &stage=pause at a
+     voyage's or round's end). Anything else there is ignored: step 0, the first view. */
+  Viewer.prototype.fromHash = function () {
+    const wanted = new URLSearchParams(window.location.hash.slice(1));
+    const perspectives = this.summary.perspectives;
+    const step = /^\d+$/.test(wanted.get("step") || "") ? Number(wanted.get("step")) : 0;
+    const ok = step <= this.summary.steps;
+    return {
+      step: ok ? step : 0,
+      stage: ok && wanted.get("stage") === "pause" ? "pause" : "final",
+      view: perspectives.indexOf(wanted.get("view")) >= 0 ? wanted.get("view") : perspectives[0],
+    };
+  };
+
+  /* Keep the position in the address, so it can be shared: replaced, not a history
+     entry per step, and at most every HASH_WAIT_MS while playing (browsers limit how
+     often a page may do it). A file opened from disk has no address to share. */
+  Viewer.prototype.rememberPosition = function () {
+    if (this.root.dataset.upload || this.hashTimer) return;
+    const self = this;
+    this.hashTimer = setTimeout(function () {
+      self.hashTimer = null;
+      const query = new URLSearchParams({ step: self.step, view: self.view });
+      if (self.stage === "pause") query.set("stage", "pause");
+      // The start as everyone sees it needs no hash: a page just opened keeps its
+      // address, and an anchor of its own (#stderr-seat-1) stays.
+      const plain = !self.step && self.stage === "final" && self.view === self.summary.perspectives[0];
+      const had = new URLSearchParams(window.location.hash.slice(1));
+      if (plain && !had.has("step") && !had.has("view")) return;
+      const address = window.location.pathname + window.location.search;
+      history.replaceState(history.state, "", plain ? address : "#" + query.toString());
+    }, HASH_WAIT_MS);
   };
 
   Viewer.prototype.status = function (message, isError) {
@@ -337,11 +370,15 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     const steps = this.summary.steps;
     const pausing = this.stage === "pause";
     this.$("step-slider").value = String(this.step);
+    this.rememberPosition();
     this.$("step-label").textContent = "step " + this.step + " / " + steps
       + (pausing ? " · " + this.pauseTitle(this.step).toLowerCase() : "");
     const move = this.step > 0 ? this.summary.moves[this.step - 1] : null;
     const took = move ? moveTime(this.summary, move) : "";
-    this.$("step-time").textContent = took ? "seat " + move.seat + " move: " + took : "";
+    // Whose move it was, by the name the rest of the viewer gives that seat.
+    const stepTime = this.$("step-time");
+    stepTime.textContent = took ? this.ctx.name(move.seat) + ": " + took : "";
+    stepTime.title = took ? "seat " + move.seat + ": " + this.ctx.label(move.seat) : "";
     const list = this.$("move-list");
     const old = list.querySelector("[aria-current]");
     if (old) old.removeAttribute("aria-current");

@@ -136,6 +136,11 @@ LADDER = {
             "sigma": {"type": "number"},
             "games": {"type": "integer", "minimum": 0},
             "last_played_at": TIME,
+            "paused": {
+                "type": "boolean",
+                "description": "Crash triage keeps this version out of matchmaking until its"
+                " owner resumes it; it keeps its rating and place meanwhile.",
+            },
         }
     ),
     "Leaderboard": obj(

@@ -10,7 +10,9 @@ same move cleared it; view: the perspective drawn, "spectator" or a seat number)
 `#board-status` (where the game stands, in words), `#game-over` (at the end: a row
 per seat with rank, bot, score and status), `#step-events` (the move and every
 event it caused, an `li.event` each), `#board-panel`, `#board-legend`, and for the
-Caravelas map `#zoom-in`, `#zoom-out`, `#zoom-fit`.
+Caravelas map `#zoom-in`, `#zoom-out`, `#zoom-fit`. The address of a match page
+keeps the position shown as `#step=K&view=V` (`&stage=pause` at a pause), and a
+page opened with one starts there.
 """
 
 from __future__ import annotations
@@ -226,6 +228,19 @@ def test_viewer_on_a_phone(phone, site):
     for control in ("#to-start", "#step-back", "#play-pause", "#step-forward", "#to-end"):
         assert phone.locator(control).bounding_box()["height"] >= 32, control
     shot(phone, "44-phone-viewer")
+    # The address names the moment (replaced, not a history entry a step): a reload,
+    # or the link shared, opens it again; a hash it cannot read opens the start.
+    entries = phone.evaluate("history.length")
+    phone.locator("#seat-view").select_option("1")
+    expect(phone).to_have_url(re.compile(r"#step=1&view=1$"))
+    assert phone.evaluate("history.length") == entries
+    phone.reload()
+    expect_step(phone, 1)
+    expect(board(phone)).to_have_attribute("data-view", "1")
+    phone.goto(f"/matches/{match_id}#step=1.5&view=9")
+    phone.reload()
+    expect_step(phone, 0)
+    expect(board(phone)).to_have_attribute("data-view", "spectator")
 
 
 # "0.8 ms wall · 0.6 ms CPU" (no-break spaces inside each figure), or a fallback's move.
@@ -249,7 +264,8 @@ def test_each_move_shows_its_wall_and_cpu_time(request, site, device):
     expect_step(page, 1)
     # The current step's time beside the step label...
     step_time = page.locator("#step-time")
-    expect(step_time).to_have_text(re.compile(r"^seat \d+ move: (.+\xa0wall|fallback move)"))
+    # (named as the viewer names the seat everywhere, not "seat 2")
+    expect(step_time).to_have_text(re.compile(r"^(?!seat \d)[^:]+: (.+\xa0wall|fallback move)"))
     # ...and every move's in the move list, in the same words.
     times = page.locator("#move-list li.move .move-time").all_text_contents()
     assert len(times) == total and all(MOVE_TIME.match(t) for t in times), times[:5]

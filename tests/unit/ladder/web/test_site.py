@@ -13,7 +13,7 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 import engine
-from ladder.models import BotVersion, Match
+from ladder.models import BotVersion, Match, utcnow
 from ladder.queries import boards
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import bots, matches, tournaments
@@ -287,6 +287,21 @@ def test_leaderboard_orders_by_skill_and_paginates(client, app, session, config,
     assert "bot0" in second
     assert client.get("/leaderboard?game=toyrace").headers["Location"] == "/leaderboard/toyrace"
     assert client.get("/leaderboard/toyrace?page=zero").status_code == 400
+
+
+def test_a_paused_version_is_marked_on_the_leaderboard(client, session, config, alice):
+    versions = [make_active_bot(session, config, alice, name=f"bot{i}") for i in range(2)]
+    match = matches.create_match(session, config, "toyrace", [v.id for v in versions], ranked=True)
+    matches.record_match(session, config, match.id, outcome_for(match, [1, 2]))
+    versions[1].paused_at, versions[1].paused_reason = utcnow(), "its last 3 matches crashed"
+    session.commit()
+    page = client.get("/leaderboard/toyrace").get_data(as_text=True)
+    rows = {name: page.split(f">{name}</a>")[1].split("</tr>")[0] for name in ("bot0", "bot1")}
+    assert "paused-mark" not in rows["bot0"]
+    assert 'class="paused-mark" title="Paused: ' in rows["bot1"]
+    assert ">paused</span>" in rows["bot1"]
+    board = client.get("/api/v1/games/toyrace/leaderboard").get_json()
+    assert {e["bot"]: e["paused"] for e in board["entries"]} == {"bot0": False, "bot1": True}
 
 
 def test_game_page_has_api_example_and_starter_link(client, config, tmp_path):
