@@ -182,7 +182,8 @@ def demo(seed: int) -> None:
 )
 @sandbox_options
 def play(game, bots, seed, games, replay, as_json, jobs, logs, move_ms, bank_ms, unsafe_no_sandbox):
-    """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
+    """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy,
+    manila/starter)."""
     from ladder.cli.play import Plan
     from ladder.cli.play import play as run_play
     from workers import SandboxUnavailable, resolve
