@@ -173,7 +173,13 @@ def demo(seed: int) -> None:
     type=click.Path(path_type=Path),
     help="write the replay here (with several games: a directory of seed-N.json)",
 )
-@click.option("--json", "as_json", is_flag=True, help="print one JSON line per match")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="print one JSON line per match: seed, bots (the bot in each seat, in seat order:"
+    " seats rotate), ranks, scores, statuses, replay, and per seat errors and stderr",
+)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
     "--logs",
