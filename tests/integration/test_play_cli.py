@@ -104,7 +104,8 @@ def test_a_crash_shows_its_reason_and_traceback_and_logs_keep_every_seat(game, t
     assert len(files) == 2 * len(seats)
     logged = (logs / "seed-1-seat-0.log").read_text()
     assert "RuntimeError: my bug in act" in logged and f'File "{bot}"' in logged
-    as_json = ladder("play", game, *seats, "--json")
+    as_json = ladder("play", game, *seats, "--json", "--fail-on-fault")
+    assert as_json.returncode == 1  # a CI job can gate on a crash of its own bot
     line = json.loads(as_json.stdout)
     assert line["bots"] == seats
     assert line["statuses"][0] == "crash" and f'File "{bot}"' in line["stderr"][0]
