@@ -29,20 +29,6 @@ def test_house_bots_resolve_by_name_and_unknown_names_list_them():
         resolve("manila/nonesuch")
 
 
-def test_every_bot_the_site_shows_for_the_house_resolves_by_its_name():
-    """The demo account's bots (starters too) are the names a site visitor tries locally."""
-    from ladder.services.house import house_files
-
-    for game in engine.game_names():
-        for name, path in house_files(game).items():
-            assert resolve(f"{game}/{name}").path == path
-    starter = resolve("manila/starter")
-    assert starter.path.parts[-3:] == ("starter", "manila", "bot.py")
-    assert starter.name == "starter"
-    with pytest.raises(ValueError, match="caravelas/starter"):
-        resolve("caravelas/nonesuch")
-
-
 def test_resolve_refuses_what_is_not_a_bot(tmp_path):
     (tmp_path / "notes.txt").write_text("hi")
     with pytest.raises(ValueError, match=r"a \.py file, a \.zip or a directory"):
