@@ -23,6 +23,8 @@ from workers.sandbox import SDK_NAME, ZYGOTE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE_DIR = ROOT / "bots" / "house"
+STARTER_DIR = ROOT / "bots" / "starter"
+STARTER = "starter"  # the demo account's `starter` bot is the template in bots/starter/<game>/
 SDK_FILE = ROOT / "bots" / "sdk.py"
 ZYGOTE_FILE = ROOT / "workers" / "zygote.py"
 # The engine package this process referees with: bots get a copy of these very files.
@@ -57,7 +59,11 @@ class BotSource:
 
 def house_file(game: str, name: str) -> Path | None:
     """The file of house bot `game/name`: the game's own, else one every game shares
-    (like `random`, which needs no game knowledge); None if there is none."""
+    (like `random`, which needs no game knowledge), or for `starter` the game's starter
+    template (the site shows it among the house bots); None if there is none."""
+    if name == STARTER:
+        starter = STARTER_DIR / game / "bot.py"
+        return starter if starter.is_file() and game in engine.game_names() else None
     own = HOUSE_DIR / game / f"{name}.py"
     if own.is_file():
         return own
@@ -68,9 +74,10 @@ def house_file(game: str, name: str) -> Path | None:
 
 
 def house_bots() -> list[str]:
-    """Names of every house bot, like `manila/greedy`."""
+    """Names of every house bot, like `manila/greedy`, the starters (`manila/starter`) too."""
     shared = [p.stem for p in HOUSE_DIR.glob("*.py") if p.stem[0] != "_"]
     names = {f"{p.parent.name}/{p.stem}" for p in HOUSE_DIR.glob("*/*.py") if p.stem[0] != "_"}
+    names |= {f"{p.parent.name}/{STARTER}" for p in STARTER_DIR.glob("*/bot.py")}
     names |= {f"{game}/{name}" for game in engine.game_names() for name in shared}
     return sorted(names)
 

@@ -25,7 +25,13 @@ from ladder.cli import (  # noqa: F401 - admin adds to the group
     tournament,
     tournament_admin,
 )
-from ladder.cli.options import check_game, house_owner, sandbox_options
+from ladder.cli.options import (
+    check_game,
+    fail_if_faulted,
+    fail_on_fault_option,
+    house_owner,
+    sandbox_options,
+)
 from ladder.cli.options import limits as sandbox_limits
 
 
@@ -173,16 +179,31 @@ def demo(seed: int) -> None:
     type=click.Path(path_type=Path),
     help="write the replay here (with several games: a directory of seed-N.json)",
 )
-@click.option("--json", "as_json", is_flag=True, help="print one JSON line per match")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="print one JSON line per match: seed, bots (the bot in each seat, in seat order:"
+    " seats rotate), ranks, scores, statuses, replay, and per seat errors and stderr",
+)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
     "--logs",
     type=click.Path(path_type=Path, file_okay=False),
     help="write every seat's stderr of every match to DIR/seed-S-seat-N.log",
 )
+@fail_on_fault_option
 @sandbox_options
-def play(game, bots, seed, games, replay, as_json, jobs, logs, move_ms, bank_ms, unsafe_no_sandbox):
-    """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy)."""
+def play(
+    game, bots, seed, games, replay, as_json, jobs, logs, fail_on_fault, move_ms, bank_ms,
+    unsafe_no_sandbox,
+):  # fmt: skip
+    """Play GAME between BOTS: paths to bot.py, .zip or folder, or house names (manila/greedy,
+    manila/starter).
+
+    Exits 0 when the games were played, whatever the bots did; with --fail-on-fault, 1
+    when a seat of a bot given as a path faulted; 2 on bad arguments.
+    """
     from ladder.cli.play import Plan
     from ladder.cli.play import play as run_play
     from workers import SandboxUnavailable, resolve
@@ -200,8 +221,10 @@ def play(game, bots, seed, games, replay, as_json, jobs, logs, move_ms, bank_ms,
     limits = sandbox_limits(move_ms, bank_ms)
     plan = Plan(game, sources, seed, games, limits, unsafe_no_sandbox)
     try:
-        run_play(plan, jobs, replay, as_json, logs)
+        totals = run_play(plan, jobs, replay, as_json, logs)
     except SandboxUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    if fail_on_fault:
+        fail_if_faulted(label for label, tally in totals.items() if tally.faults)

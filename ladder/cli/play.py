@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ladder.cli.tracebacks import outcome_as_given
 from workers import (
     BotSource,
     Limits,
@@ -61,12 +62,12 @@ class Plan:
 
 def _one(args: tuple) -> Outcome:
     plan, k = args
+    seating = plan.seating(k)
     # A stall of this machine is nobody's fault: the same match again, as the ladder does.
-    return retry_stalled(
-        lambda: run_match(
-            plan.game, plan.seating(k), plan.seed + k, limits=plan.limits, unsafe=plan.unsafe
-        )
+    outcome = retry_stalled(
+        lambda: run_match(plan.game, seating, plan.seed + k, limits=plan.limits, unsafe=plan.unsafe)
     )
+    return outcome_as_given(outcome, seating)
 
 
 def matches(plan: Plan, jobs: int):
@@ -85,9 +86,12 @@ def _end_sandboxes_at_exit() -> None:
 
 
 def json_line(outcome: Outcome) -> str:
-    """The `--json` line of one match: the fixed keys, then each seat's `errors` and `stderr`."""
-    keys = ("seed", "ranks", "scores", "statuses", "replay", "errors", "stderr")
-    whole = outcome.to_dict()
+    """The `--json` line of one match: the fixed keys, then each seat's `errors` and `stderr`.
+
+    `bots` is the bot argument in each seat, as given: seats rotate from game to game,
+    so a script reading `ranks` needs it to know whose rank is whose."""
+    keys = ("seed", "bots", "ranks", "scores", "statuses", "replay", "errors", "stderr")
+    whole = outcome.to_dict() | {"bots": list(outcome.labels)}
     return json.dumps({key: whole[key] for key in keys}, separators=(",", ":"))
 
 

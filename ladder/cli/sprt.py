@@ -5,7 +5,8 @@ through the same sandbox as `ladder play` until the test can say `better` or
 `not better`, or `--max-sets` were played (`inconclusive`); the statistic is
 `ladder.tournaments.sprt`'s. A live line shows the sets, the LLR between its bounds
 and the score with its interval; with `--json` the last line is the fixed object.
-Exit code 0 whatever the verdict (a measurement, not a failure), 2 on bad arguments.
+Exit code 0 whatever the verdict (a measurement, not a failure), 2 on bad arguments;
+with `--fail-on-fault`, 1 when a seat of NEW or OLD (given as a path) faulted.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ import click
 from rich.console import Console
 
 import engine
-from ladder.cli.options import check_game, house_owner, sandbox_options
+from ladder.cli.options import (
+    check_game,
+    fail_if_faulted,
+    fail_on_fault_option,
+    house_owner,
+    sandbox_options,
+)
 from ladder.cli.options import limits as sandbox_limits
 
 
@@ -37,13 +44,18 @@ from ladder.cli.options import limits as sandbox_limits
 @click.option("--seed", type=int, default=1, show_default=True, help="set k uses seed + k")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="end with one JSON line of the result")
+@fail_on_fault_option
 @sandbox_options
 def test(
     game, new, old, opponent_specs, table_size, s0, s1, alpha, beta, max_sets, seed, jobs,
-    as_json, move_ms, bank_ms, unsafe_no_sandbox,
+    as_json, fail_on_fault, move_ms, bank_ms, unsafe_no_sandbox,
 ):  # fmt: skip
     """Test whether NEW plays GAME better than OLD (paths to bot.py, .zip or folder, or
-    house names such as manila/greedy), over duplicate sets against opponents."""
+    house names such as manila/greedy), over duplicate sets against opponents.
+
+    Exits 0 whatever the verdict; with --fail-on-fault, 1 when a seat of NEW or OLD
+    (given as a path) faulted; 2 on bad arguments.
+    """
     from ladder.tournaments.local_sprt import default_opponents, default_table, run_test, setup
     from ladder.tournaments.sprt import Hypotheses
     from workers import SandboxUnavailable
@@ -107,3 +119,6 @@ def test(
             f" mean rank {ranks['new']} against {ranks['old']};"
             f" faults {report['faults']['new']} against {report['faults']['old']}"
         )
+    if fail_on_fault:
+        faults = report["faults"]
+        fail_if_faulted(spec for spec, side in ((new, "new"), (old, "old")) if faults[side])

@@ -13,7 +13,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ladder.cli.options import check_game, house_owner, sandbox_options
+from ladder.cli.options import (
+    check_game,
+    fail_if_faulted,
+    fail_on_fault_option,
+    house_owner,
+    sandbox_options,
+)
 from ladder.cli.options import limits as sandbox_limits
 from ladder.tournaments import FORMATS, Standing, Tournament
 
@@ -38,13 +44,18 @@ def tournament() -> None:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="end with one JSON line of the results")
+@fail_on_fault_option
 @sandbox_options
 def run(
-    game, bots, fmt, rounds, table_size, duplicate, advance, seed, jobs, as_json, move_ms,
-    bank_ms, unsafe_no_sandbox,
+    game, bots, fmt, rounds, table_size, duplicate, advance, seed, jobs, as_json, fail_on_fault,
+    move_ms, bank_ms, unsafe_no_sandbox,
 ):  # fmt: skip
     """Play a tournament of GAME between BOTS: paths to bot.py, .zip or folder, or house
-    names (manila/random); a bot named twice plays as two entrants."""
+    names (manila/random); a bot named twice plays as two entrants.
+
+    Exits 0 when the tournament was played; with --fail-on-fault, 1 when a seat of a bot
+    given as a path faulted; 2 on bad arguments.
+    """
     from ladder.tournaments.local import Runner, entries, json_line, report
     from ladder.tournaments.local import run as play_all
     from workers import SandboxUnavailable
@@ -79,10 +90,14 @@ def run(
             raise click.ClickException(str(exc)) from None
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
+    lines = planned.standings(results)
     if as_json:
         click.echo(json_line(report(planned, found, results)))
     else:
-        Console().print(standings_table(planned, planned.standings(results)))
+        Console().print(standings_table(planned, lines))
+    if fail_on_fault:
+        spec = {entry.label: entry.spec for entry in found}
+        fail_if_faulted(spec[str(line.entrant)] for line in lines if line.faults)
 
 
 def standings_table(planned: Tournament, lines: list[Standing]) -> Table:

@@ -25,11 +25,10 @@ from ladder.settings import Settings
 from ladder.transactions import unit_of_work
 from workers import house_bots, house_file
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def house_files(game: str) -> dict[str, Path]:
-    """Bot name -> file, for one game's house bots and its starter template."""
+    """Bot name -> file, for one game's house bots and its starter template (the same
+    names `ladder play` resolves, so every bot the site shows for the house runs locally)."""
     files = {}
     for spec in house_bots():
         owner, name = spec.split("/")
@@ -37,9 +36,6 @@ def house_files(game: str) -> dict[str, Path]:
             path = house_file(game, name)
             if path is not None:
                 files[name] = path
-    starter = ROOT / "bots" / "starter" / game / "bot.py"
-    if starter.is_file():
-        files["starter"] = starter
     return files
 
 

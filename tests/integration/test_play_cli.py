@@ -31,8 +31,9 @@ def test_json_lines_are_the_fixed_shape_deterministic_and_replayable(game):
     assert len(lines) == 2
     matches = [json.loads(line) for line in lines]
     for seed, match in zip((5, 6), matches, strict=True):
-        assert set(match) == {"seed", "ranks", "scores", "statuses", "replay", "errors", "stderr"}
-        assert match["seed"] == seed
+        fixed = {"seed", "bots", "ranks", "scores", "statuses", "replay", "errors", "stderr"}
+        assert set(match) == fixed
+        assert match["seed"] == seed and match["bots"] == randoms(game)
         assert match["statuses"] == ["ok"] * len(match["ranks"])
         assert engine.replay(match["replay"]).result()["scores"] == match["scores"]
     again = ladder(
@@ -96,14 +97,18 @@ def test_a_crash_shows_its_reason_and_traceback_and_logs_keep_every_seat(game, t
     assert f"- seed 1, seat 0 ({bot}): crash: exited with code 1" in done.stdout
     assert f"- seed 2, seat {len(seats) - 1} ({bot}): crash" in done.stdout  # seats rotate
     assert "RuntimeError: my bug in act" in done.stdout
-    assert 'bot.py", line 6, in act' in done.stdout
+    assert f'File "{bot}", line 6, in act' in done.stdout  # the user's file, not /bot/bot.py
+    assert '"/bot/' not in done.stdout
     assert "tradewinds_sdk" not in done.stdout  # the SDK's own frames are left out
     files = sorted(p.name for p in logs.iterdir())
     assert len(files) == 2 * len(seats)
-    assert "RuntimeError: my bug in act" in (logs / "seed-1-seat-0.log").read_text()
-    as_json = ladder("play", game, *seats, "--json")
+    logged = (logs / "seed-1-seat-0.log").read_text()
+    assert "RuntimeError: my bug in act" in logged and f'File "{bot}"' in logged
+    as_json = ladder("play", game, *seats, "--json", "--fail-on-fault")
+    assert as_json.returncode == 1  # a CI job can gate on a crash of its own bot
     line = json.loads(as_json.stdout)
-    assert line["statuses"][0] == "crash" and "RuntimeError" in line["stderr"][0]
+    assert line["bots"] == seats
+    assert line["statuses"][0] == "crash" and f'File "{bot}"' in line["stderr"][0]
     assert line["errors"][0] and line["errors"][1:] == [None] * (len(seats) - 1)
     assert "RuntimeError: my bug in act" in as_json.stderr  # the report goes to stderr
 

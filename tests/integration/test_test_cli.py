@@ -34,7 +34,8 @@ def run_json(*args: str) -> tuple[dict, str]:
 
 def test_greedy_is_found_better_than_random_through_the_sandbox():
     line, live = run_json("meuterer", "meuterer/greedy", "meuterer/random",
-                          "--opponents", "meuterer/random", "--max-sets", "20")  # fmt: skip
+                          "--opponents", "meuterer/random", "--max-sets", "20",
+                          "--fail-on-fault")  # fmt: skip
     assert (line["game"], line["new"], line["old"]) == (
         "meuterer",
         "meuterer/greedy",

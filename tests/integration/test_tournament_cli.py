@@ -26,9 +26,9 @@ def ladder(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([LADDER, *args], capture_output=True, text=True, timeout=300)
 
 
-def run_json(*args: str) -> dict:
+def run_json(*args: str, code: int = 0) -> dict:
     done = ladder("tournament", "run", GAME, *args, "--table-size", "3", "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == code, done.stderr
     last = done.stdout.strip().splitlines()[-1]
     payload = json.loads(last)
     assert list(payload) == ["format", "game", "standings", "matches"]
@@ -81,7 +81,8 @@ def test_duplicate_elimination_plays_every_rotation_of_one_seed():
 
 def test_a_faulting_bot_keeps_its_matches_and_its_faults_show():
     bad = str(HOSTILE / "illegal_action.py")
-    payload = run_json(bad, RANDOM, RANDOM, RANDOM, "--format", "round-robin")
+    payload = run_json(bad, RANDOM, RANDOM, RANDOM, "--format", "round-robin", "--fail-on-fault",
+                       code=1)  # fmt: skip
     lines = {line["bot"]: line for line in payload["standings"]}
     assert lines[bad]["matches"] == lines[bad]["faults"] == 3
     assert lines[bad]["rank"] == 4

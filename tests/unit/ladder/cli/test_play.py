@@ -41,7 +41,9 @@ def test_tally_sums_per_bot_label():
 
 def test_json_line_has_the_fixed_keys_then_errors_and_stderr_per_seat():
     line = json.loads(json_line(outcome(3, ["a", "b"], [1, 2], ["ok", "crash"])))
-    assert list(line) == ["seed", "ranks", "scores", "statuses", "replay", "errors", "stderr"]
+    keys = ["seed", "bots", "ranks", "scores", "statuses", "replay", "errors", "stderr"]
+    assert list(line) == keys
+    assert line["bots"] == ["a", "b"]  # who sat where, in seat order
     assert line["errors"] == [None, "crash reason"]
     assert line["stderr"] == ["secret", "secret"]
 

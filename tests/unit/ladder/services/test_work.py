@@ -18,7 +18,7 @@ from ladder.queries import candidates
 from ladder.services import matches, playing, scheduler, storage, sweep, validation
 from ladder.services.house import house_files, seed_house_bots
 from tests.unit.ladder.conftest import make_active_bot, make_user
-from workers import Outcome
+from workers import Outcome, resolve
 
 
 def three_owners(session, config):
@@ -293,6 +293,18 @@ def test_house_bots_are_seeded_once_for_every_game(session, config):
     assert {v.bot.owner_id for v in versions} == {demo.id}
     assert session.scalars(select(Rating)).all()
     assert seed_house_bots(session, config) == []  # nothing twice
+
+
+def test_every_bot_the_site_shows_for_the_house_resolves_by_its_name():
+    """The demo account's bots (starters too) are the names a site visitor tries locally."""
+    for game in engine.game_names():
+        for name, path in house_files(game).items():
+            assert resolve(f"{game}/{name}").path == path
+    starter = resolve("manila/starter")
+    assert starter.path.parts[-3:] == ("starter", "manila", "bot.py")
+    assert starter.name == "starter"
+    with pytest.raises(ValueError, match="caravelas/starter"):
+        resolve("caravelas/nonesuch")
 
 
 def zip_bot() -> bytes:
