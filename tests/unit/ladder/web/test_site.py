@@ -491,6 +491,7 @@ def test_pages_carry_security_headers(client):
     assert "script-src 'self';" in policy and "style-src 'self';" in policy
     assert "unsafe" not in policy  # no inline script or style anywhere (browser tests check)
     assert "base-uri 'none'" in policy and "form-action 'self'" in policy
+    assert "object-src 'none'" in policy  # named: scanners do not count the fallback
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert "Strict-Transport-Security" not in response.headers  # plain HTTP: no HSTS
 
