@@ -62,7 +62,15 @@ def redis_server() -> str:
 
 
 def start_redis(var: Path, port: int, log: Path | None = None) -> subprocess.Popen:
-    """A private Redis on 127.0.0.1:`port`, its data under var/redis (its log in `log`)."""
+    """A private Redis on 127.0.0.1:`port`, its folder var/redis (its log in `log`).
+
+    It keeps nothing on disk (no snapshot, no append-only file): all it holds is
+    rebuilt from the database when it starts empty (the scheduler's sweep sends
+    unmarked work again; workers take their leases back). So it never forks, and
+    the `vm.overcommit_memory` warning redis-server logs at every start, whatever
+    its options (there is none to silence it, and setting the sysctl is the
+    machine's owner's call), is about background saves this Redis never makes.
+    """
     data = var / "redis"
     data.mkdir(parents=True, exist_ok=True)
     command = [
@@ -70,7 +78,7 @@ def start_redis(var: Path, port: int, log: Path | None = None) -> subprocess.Pop
         "--bind", "127.0.0.1",
         "--port", str(port),
         "--dir", str(data),
-        "--save", "60 1",
+        "--save", "",
         "--appendonly", "no",
         "--protected-mode", "yes",
     ]  # fmt: skip
