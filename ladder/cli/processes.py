@@ -101,17 +101,9 @@ def python_module(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
 
 
-# gunicorn's access log as JSON lines, like the app's own logs.
-ACCESS_LOG_FORMAT = (
-    '{"ts": "%(t)s", "component": "web", "msg": "request", "method": "%(m)s",'
-    ' "path": "%(U)s", "status": %(s)s, "ms": %(M)s, "bytes": "%(B)s"}'
-)
-
-
 def web_command(bind: str, workers: int) -> list[str]:
     return python_module(
         "gunicorn", "--bind", bind, "--workers", str(workers), "--access-logfile", "-",
-        "--access-logformat", ACCESS_LOG_FORMAT,
         "--logger-class", "ladder.web.gunicorn_log.JsonLogger",
         *_no_control_socket(), "ladder.web.wsgi:app",
     )  # fmt: skip
@@ -141,7 +133,7 @@ def worker_command(concurrency: int, tables: bool = False) -> list[str]:
 
 def beat_command(var: Path) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.jobs.worker_app", "--quiet", "beat", "--loglevel", "INFO",
+        "celery", "-A", "ladder.jobs.beat_app", "--quiet", "beat", "--loglevel", "INFO",
         "--schedule", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 
