@@ -360,6 +360,10 @@ _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskN
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object a line, the same in every process: `ts` (ISO 8601, UTC, to the
+    millisecond), `level`, `component` (which process), `logger`, `msg`, then the
+    record's own fields, so an operator can merge and filter every process's log."""
+
     def __init__(self, component: str) -> None:
         super().__init__()
         self.component = component

@@ -62,7 +62,15 @@ def redis_server() -> str:
 
 
 def start_redis(var: Path, port: int, log: Path | None = None) -> subprocess.Popen:
-    """A private Redis on 127.0.0.1:`port`, its data under var/redis (its log in `log`)."""
+    """A private Redis on 127.0.0.1:`port`, its folder var/redis (its log in `log`).
+
+    It keeps nothing on disk (no snapshot, no append-only file): all it holds is
+    rebuilt from the database when it starts empty (the scheduler's sweep sends
+    unmarked work again; workers take their leases back). So it never forks, and
+    the `vm.overcommit_memory` warning redis-server logs at every start, whatever
+    its options (there is none to silence it, and setting the sysctl is the
+    machine's owner's call), is about background saves this Redis never makes.
+    """
     data = var / "redis"
     data.mkdir(parents=True, exist_ok=True)
     command = [
@@ -70,7 +78,7 @@ def start_redis(var: Path, port: int, log: Path | None = None) -> subprocess.Pop
         "--bind", "127.0.0.1",
         "--port", str(port),
         "--dir", str(data),
-        "--save", "60 1",
+        "--save", "",
         "--appendonly", "no",
         "--protected-mode", "yes",
     ]  # fmt: skip
@@ -93,17 +101,9 @@ def python_module(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
 
 
-# gunicorn's access log as JSON lines, like the app's own logs.
-ACCESS_LOG_FORMAT = (
-    '{"ts": "%(t)s", "component": "web", "msg": "request", "method": "%(m)s",'
-    ' "path": "%(U)s", "status": %(s)s, "ms": %(M)s, "bytes": "%(B)s"}'
-)
-
-
 def web_command(bind: str, workers: int) -> list[str]:
     return python_module(
         "gunicorn", "--bind", bind, "--workers", str(workers), "--access-logfile", "-",
-        "--access-logformat", ACCESS_LOG_FORMAT,
         "--logger-class", "ladder.web.gunicorn_log.JsonLogger",
         *_no_control_socket(), "ladder.web.wsgi:app",
     )  # fmt: skip
@@ -133,7 +133,7 @@ def worker_command(concurrency: int, tables: bool = False) -> list[str]:
 
 def beat_command(var: Path) -> list[str]:
     return python_module(
-        "celery", "-A", "ladder.jobs.worker_app", "--quiet", "beat", "--loglevel", "INFO",
+        "celery", "-A", "ladder.jobs.beat_app", "--quiet", "beat", "--loglevel", "INFO",
         "--schedule", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 

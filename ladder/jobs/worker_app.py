@@ -1,4 +1,4 @@
-"""The Celery app a worker or beat process loads: `celery -A ladder.jobs.worker_app`.
+"""The Celery app a worker loads: `celery -A ladder.jobs.worker_app` (beat's: beat_app).
 
 Made at import, like Flask's Celery example's `make_celery.py`, so that the
 worker's tasks run inside this Flask app's context.
@@ -9,6 +9,7 @@ import warnings
 from celery.exceptions import SecurityWarning
 
 from ladder import create_app
+from ladder.jobs.logs import quiet_ticks
 from ladder.settings import configure_logging
 
 # A worker runs as root on purpose: it makes a cgroup and claims an outer uid for
@@ -23,3 +24,4 @@ warnings.filterwarnings(
 configure_logging("worker")
 flask_app = create_app()
 celery = flask_app.extensions["celery"]
+quiet_ticks(celery.conf.beat_schedule)  # beat's tasks: their receipts and successes

@@ -52,7 +52,9 @@ def check_username(username: str) -> str:
     """The username as stored (stripped), or a ServiceError saying what a name is."""
     username = (username or "").strip()
     if not USERNAME.fullmatch(username):
-        raise ServiceError("a username is 3 to 40 letters, digits, dots, dashes or underscores")
+        raise ServiceError(
+            "a username is 3 to 40 letters, digits, dots, dashes or underscores", field="username"
+        )
     return username
 
 
@@ -60,14 +62,16 @@ def check_password(username: str, password: str) -> None:
     """Refuse a password that is short, the username, or one of the most common ones."""
     password = password or ""
     if len(password) < MIN_PASSWORD:
-        raise ServiceError(f"a password has at least {MIN_PASSWORD} characters")
+        raise ServiceError(f"a password has at least {MIN_PASSWORD} characters", field="password")
     if len(password) > MAX_PASSWORD:
-        raise ServiceError(f"a password has at most {MAX_PASSWORD} characters")
+        raise ServiceError(f"a password has at most {MAX_PASSWORD} characters", field="password")
     folded = password.strip().lower()
     if folded == (username or "").strip().lower():
-        raise ServiceError("a password must not be the username")
+        raise ServiceError("a password must not be the username", field="password")
     if folded in COMMON:
-        raise ServiceError("that password is one of the most common ones; choose another")
+        raise ServiceError(
+            "that password is one of the most common ones; choose another", field="password"
+        )
 
 
 def register(
@@ -94,7 +98,7 @@ def register(
         select(User.id).where(func.lower(User.username) == username.lower())
     )
     if taken:
-        raise Conflict(f"the username {username!r} is taken")
+        raise Conflict(f"the username {username!r} is taken", field="username")
     user = User(
         username=username,
         password_hash=password_hash,
@@ -104,7 +108,7 @@ def register(
     try:
         session.flush()
     except IntegrityError:  # registered by someone else at the same moment
-        raise Conflict(f"the username {username!r} is taken") from None
+        raise Conflict(f"the username {username!r} is taken", field="username") from None
     return user
 
 
@@ -153,7 +157,7 @@ def change_password(
     (committed before the password is looked at), then the change is a unit of its own.
     """
     if log_in(session, settings, user.username, current, address) is None:
-        raise ServiceError("the current password is wrong")
+        raise ServiceError("the current password is wrong", field="current")
     check_password(user.username, new)
     with unit_of_work(session):
         user.password_hash = generate_password_hash(new)

@@ -3,11 +3,22 @@
 from flask_wtf import FlaskForm
 from wtforms import IntegerField
 
+from ladder.errors import ServiceError
 from ladder.inputs import whole_number
 
 
 class EmptyForm(FlaskForm):
     """A form with nothing but its CSRF token (retire, revoke, log out)."""
+
+
+def place_error(form: FlaskForm, exc: ServiceError, fallback: str | None = None) -> None:
+    """Show a service's refusal under the form field its `field` names (else under
+    `fallback`, else above the form), as a validator's error would be shown."""
+    name = exc.field if exc.field is not None and exc.field in form else fallback
+    if name is None:
+        form.form_errors.append(str(exc))
+    else:
+        form[name].errors = [*form[name].errors, str(exc)]
 
 
 def whole(value) -> int:

@@ -34,7 +34,7 @@ from ladder.queries import table_pages
 from ladder.services import accounts
 from ladder.transactions import unit_of_work
 from ladder.web.accounts.forms import LoginForm, PasswordForm, RegisterForm, TokenForm
-from ladder.web.forms import EmptyForm
+from ladder.web.forms import EmptyForm, place_error
 
 bp = Blueprint("accounts", __name__)
 
@@ -86,7 +86,7 @@ def register():
                 request.remote_addr,
             )  # fmt: skip
         except ServiceError as exc:
-            form.username.errors.append(str(exc))
+            place_error(form, exc)  # a limit names no field: above the form
             status = 429 if isinstance(exc, RateLimited) else 400
             headers = getattr(exc, "headers", {})
         else:
@@ -163,7 +163,7 @@ def change_password():
             request.remote_addr, session.get(SESSION_KEY),
         )  # fmt: skip
     except ServiceError as exc:
-        form.current.errors.append(str(exc))
+        place_error(form, exc, fallback="current")
         body, status, headers = _account_page(form, exc.status)
         return body, status, {**headers, **getattr(exc, "headers", {})}
     flash(f"Password changed; {ended} other session{'s' * (ended != 1)} logged out.")

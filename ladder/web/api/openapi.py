@@ -27,7 +27,9 @@ outside its schema; a well-formed id of nothing is 404 where the call needs the 
 and simply matches nothing where it filters a list.
 
 Errors are JSON objects `{"error": "..."}` that say what was wrong; where one part of
-the request is refused, `"field"` names it (`"seat"`, `"opponents[1]"`)."""
+the request is refused, `"field"` names it (`"seat"`, `"opponents[1]"`). A JSON body
+is held to its schema's field names: one that lacks a required field, or carries a
+field the call does not take, is 400 naming both (`"field"`: the first missing one)."""
 
 
 def _json(schema: str, description: str) -> dict:

@@ -23,6 +23,7 @@ from ladder.queries import version_tests as test_queries
 from ladder.services import accounts, bots, matches, triage, version_tests, viewer
 from ladder.services.bots import check_game
 from ladder.transactions import unit_of_work
+from ladder.web.api.bodies import json_body
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
 from ladder.web.cache import keep_longer, keep_while, shared_data, shared_page
@@ -279,17 +280,18 @@ def replay(match_id: int):
 @bp.post("/challenges")
 def challenge():
     user = _required_user()
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ServiceError('send a JSON object: {"version_id": .., "opponents": [..]}')
-    version_id, opponents, seed = body.get("version_id"), body.get("opponents"), body.get("seed")
+    body = json_body("ChallengeRequest")
+    version_id, opponents, seed = body["version_id"], body["opponents"], body.get("seed")
     # Ids in a body are input: outside 1..MAX_ID is a 400, as in a query (openapi.ABOUT).
     if not valid_id(version_id):
-        raise ServiceError(f"version_id must be an integer from 1 to {MAX_ID}")
+        raise ServiceError(f"version_id must be an integer from 1 to {MAX_ID}", field="version_id")
     if not _id_list(opponents):
-        raise ServiceError(f"opponents must be a list of version ids (integers from 1 to {MAX_ID})")
+        raise ServiceError(
+            f"opponents must be a list of version ids (integers from 1 to {MAX_ID})",
+            field="opponents",
+        )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ServiceError("seed must be an integer")
+        raise ServiceError("seed must be an integer", field="seed")
     with unit_of_work(db.session):
         started = matches.create_challenge(
             db.session,

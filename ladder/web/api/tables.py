@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from flask import jsonify, request
+from flask import jsonify
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 
@@ -21,6 +21,7 @@ from ladder.models import LiveTableState
 from ladder.queries import tables as queries
 from ladder.services import tables
 from ladder.transactions import unit_of_work
+from ladder.web.api.bodies import json_body
 from ladder.web.api.routes import Unauthorized, _token_user, bp
 
 # A move's answer waits for the runner to apply it (a few milliseconds while the runner
@@ -60,13 +61,6 @@ def _push(table_id: int, message: dict) -> None:
     store.push_move(broker_client(), table_id, message)
 
 
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ServiceError("send a JSON object")
-    return body
-
-
 def _url(table_id: int) -> str:
     return f"/tables/{table_id}"
 
@@ -74,8 +68,8 @@ def _url(table_id: int) -> str:
 @bp.post("/tables")
 def create_table():
     user = _required()
-    body = _body()
-    game = body.get("game")
+    body = json_body("TableRequest")
+    game = body["game"]
     if not isinstance(game, str):
         raise ServiceError("game must be a game's name", field="game")
     with unit_of_work(db.session):
@@ -84,9 +78,9 @@ def create_table():
             app_settings(),
             user,
             game,
-            body.get("players"),
+            body["players"],
             body.get("seat"),
-            body.get("opponents"),
+            body["opponents"],
         )
     table_id = made.table.id
     answer: dict = {"id": table_id, "seat": made.seat, "url": _url(table_id)}
@@ -108,9 +102,9 @@ def table(table_id: int):
 @bp.post("/tables/<id:table_id>/join")
 def join_table(table_id: int):
     user = _required()
-    body = _body()
+    body = json_body("JoinRequest")
     with unit_of_work(db.session):
-        found = tables.join(db.session, app_settings(), user, table_id, body.get("token"))
+        found = tables.join(db.session, app_settings(), user, table_id, body["token"])
     return jsonify(queries.table_detail(db.session, app_settings(), found, user))
 
 
@@ -119,9 +113,7 @@ def move(table_id: int):
     """Check the move, hand it to the runner, and answer once it is applied (or after
     MOVE_WAIT_S, with the table as it then stands)."""
     user = _required()
-    body = _body()
-    if "action" not in body:
-        raise ServiceError('send {"action": {...}}, one of the legal actions')
+    body = json_body("MoveRequest")
     with unit_of_work(db.session):
         step = tables.move(db.session, user, table_id, body["action"], _push)
     return jsonify(_after(table_id, user, step))

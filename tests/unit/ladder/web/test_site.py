@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -68,20 +69,67 @@ def test_register_logs_in_and_shows_name(client):
     assert "Log out dora" in client.get("/").get_data(as_text=True)
 
 
+def _error_under(page: str, name: str) -> list[str]:
+    """The errors the page shows under the form field `name` (each field is a <label>)."""
+    for part in page.split("<label>")[1:]:
+        if f'name="{name}"' in part:
+            return re.findall(r'<div class="error">([^<]*)</div>', part)
+    raise AssertionError(f"no field {name}")
+
+
 @pytest.mark.parametrize(
-    ("form", "message"),
+    ("form", "field", "message"),
     [
-        ({"username": "dora", "password": "seaworthy", "confirm": "other one"}, "passwords differ"),
-        ({"username": "d", "password": "seaworthy", "confirm": "seaworthy"}, "between 3 and 40"),
-        ({"username": "alice", "password": "seaworthy", "confirm": "seaworthy"}, "is taken"),
-        ({"username": "a b c", "password": "seaworthy", "confirm": "seaworthy"}, "username is 3"),
+        ({"username": "dora", "password": "seaworthy", "confirm": "other"}, "confirm", "differ"),
+        (
+            {"username": "d", "password": "seaworthy", "confirm": "seaworthy"},
+            "username",
+            "3 and 40",
+        ),
+        (
+            {"username": "alice", "password": "seaworthy", "confirm": "seaworthy"},
+            "username",
+            "taken",
+        ),
+        (
+            {"username": "a b c", "password": "seaworthy", "confirm": "seaworthy"},
+            "username",
+            "is 3",
+        ),
+        ({"username": "dora", "password": "short", "confirm": "short"}, "password", "between 8"),
+        (
+            {"username": "dora", "password": "password1", "confirm": "password1"},
+            "password",
+            "common",
+        ),
+        (
+            {"username": "doramarin", "password": "DoraMarin", "confirm": "DoraMarin"},
+            "password",
+            "the username",
+        ),
     ],
 )
-def test_register_refusals_are_explained(client, alice, form, message):
+def test_register_refusals_are_shown_under_their_field(client, alice, form, field, message):
     form["csrf_token"] = csrf_token(client, "/register")
     response = client.post("/register", data=form)
     assert response.status_code == 400
-    assert message in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    errors = _error_under(page, field)
+    assert len(errors) == 1 and message in errors[0]
+    assert page.count('class="error"') == 1  # under that field only
+
+
+def test_a_registration_limit_is_shown_above_the_form(app, client):
+    override_settings(app, REGISTRATIONS_PER_HOUR=1)
+    for name, status in (("dora", 302), ("emil", 429)):
+        client.post("/logout", data={"csrf_token": csrf_token(client, "/register")})
+        form = {"username": name, "password": "seaworthy", "confirm": "seaworthy"}
+        form["csrf_token"] = csrf_token(client, "/register")
+        response = client.post("/register", data=form)
+        assert response.status_code == status
+    page = response.get_data(as_text=True)
+    assert '<p class="error" role="alert">' in page and "registrations an hour" in page
+    assert all(not _error_under(page, name) for name in ("username", "password", "confirm"))
 
 
 def test_wrong_password_is_refused(client, alice):
@@ -506,6 +554,7 @@ def test_pages_carry_security_headers(client):
     assert "script-src 'self';" in policy and "style-src 'self';" in policy
     assert "unsafe" not in policy  # no inline script or style anywhere (browser tests check)
     assert "base-uri 'none'" in policy and "form-action 'self'" in policy
+    assert "object-src 'none'" in policy  # named: scanners do not count the fallback
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert "Strict-Transport-Security" not in response.headers  # plain HTTP: no HSTS
 
