@@ -70,7 +70,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from bench.readers import HOST, TIMEOUT_S
 from bench.stack import DATABASES, databases, percentile, stop_cleanly_on_sigterm
-from bench.throughput import Run, time_matches, wait_for_workers
+from bench.throughput import Run, active_ids, time_matches, wait_for_workers
 from bench.web import gunicorn_command, wait_ready
 from ladder.broker import announce
 from ladder.cli.processes import free_port, worker_command
@@ -187,7 +187,7 @@ def manila_ladder_ids(live: LiveLadder) -> list[int]:
     with live.app.app_context():
         from sqlalchemy import select
 
-        from ladder.models import Bot, BotVersion, User
+        from ladder.models import User
 
         user = db.session.scalar(select(User).where(User.username == PERSON))
         source = house_file("manila", "greedy").read_bytes()
@@ -198,14 +198,7 @@ def manila_ladder_ids(live: LiveLadder) -> list[int]:
             bots.start_validation(db.session, extra.id)
             bots.finish_validation(db.session, extra.id, True, "bench")
         db.session.commit()
-        found = dict(
-            db.session.execute(
-                select(Bot.name, BotVersion.id)
-                .join(Bot, BotVersion.bot_id == Bot.id)
-                .where(Bot.game == "manila", BotVersion.state == "active")
-            ).all()
-        )
-    return [found[name] for name in ("random", "greedy", "random-2", "greedy-2")]
+        return active_ids(db.session, "manila", ("random", "greedy", "random-2", "greedy-2"))
 
 
 # -- 1. click to answer ---------------------------------------------------------------------

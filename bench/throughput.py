@@ -90,14 +90,8 @@ def prepare(url: str, var: Path, redis_url: str) -> tuple[Flask, list[int]]:
             bots.start_validation(db.session, extra.id)
             bots.finish_validation(db.session, extra.id, True, "bench")
             db.session.commit()  # the services flush; their caller commits
-        found = dict(
-            db.session.execute(
-                select(Bot.name, BotVersion.id)
-                .join(Bot, BotVersion.bot_id == Bot.id)
-                .where(Bot.game == "manila", BotVersion.state == "active")
-            ).all()
-        )
-    return app, [found[name] for name in table]
+        ids = active_ids(db.session, "manila", table)
+    return app, ids
 
 
 def cpu_ticks() -> tuple[int, int]:
@@ -251,3 +245,15 @@ if __name__ == "__main__":
         main()
     except KeyboardInterrupt:  # the `finally`s have stopped everything by now
         sys.exit("interrupted")
+
+
+def active_ids(session, game: str, names) -> list[int]:
+    """The active version id of each of the bots `names` of `game`, in that order."""
+    found = dict(
+        session.execute(
+            select(Bot.name, BotVersion.id)
+            .join(Bot, BotVersion.bot_id == Bot.id)
+            .where(Bot.game == game, BotVersion.state == "active")
+        ).all()
+    )
+    return [found[name] for name in names]
