@@ -65,6 +65,14 @@ def leaderboard(game: str):
     )
 
 
+@bp.get("/games")
+def game_list():
+    """Every game, with the ways into it: its rules, leaderboard, matches and a table."""
+    return render_template(
+        "boards/games.html", games=[games.game_info(name) for name in engine.game_names()]
+    )
+
+
 @bp.get("/games/<game>")
 @shared_page
 def game(game: str):

@@ -33,6 +33,12 @@ def log_in(page, name: str, password: str = "correct horse battery") -> None:
 def test_register_log_in_upload_and_see_the_bot_validated(page, site, tmp_path):
     register(page, "ahab")
     shot(page, "01-logged-in")
+    # Logged in at 1280 px, the whole menu is one line: one row of links, not two.
+    heights = page.evaluate(
+        "[document.querySelector('.site-nav').offsetHeight,"
+        " document.querySelector('.site-nav a').offsetHeight]"
+    )
+    assert heights[0] < 2.5 * heights[1], f"the menu takes {heights[0]} px: it wraps"
 
     page.get_by_role("link", name="Upload", exact=True).click()
     page.get_by_label("Game").select_option("meuterer")

@@ -365,6 +365,20 @@ def test_game_page_has_api_example_and_starter_link(client, config, tmp_path):
     assert client.get("/games/chess").status_code == 404
 
 
+def test_the_games_page_lists_every_game_and_the_menu_links_it(client):
+    """/games (the menu's one link to the games, so the menu fits one line) lists each
+    registered game with its rules page, leaderboard, matches and play links."""
+    page = client.get("/games").get_data(as_text=True)
+    for name in engine.game_names():
+        for path in (f"/games/{name}", f"/leaderboard/{name}", f"/matches?game={name}"):
+            assert f'href="{path}"' in page, path
+        assert f'href="/games/{name}#play"' in page
+    menu = client.get("/").get_data(as_text=True).split('<nav class="site-nav"')[1]
+    menu = menu.split("</nav>")[0]
+    assert 'href="/games"' in menu
+    assert not any(f'href="/games/{name}"' in menu for name in engine.game_names())
+
+
 # -- matches ----------------------------------------------------------------
 def test_match_page_stderr_for_owner_only_and_replay(client, session, config, alice, bob):
     a = make_active_bot(session, config, alice)
