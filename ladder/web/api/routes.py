@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import cast
 
-from flask import Blueprint, Response, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, redirect, request, stream_with_context, url_for
 
 import engine
 from ladder.errors import ServiceError
@@ -84,6 +84,22 @@ def _download_type(media_type: str) -> str:
 
 def _id_list(value) -> bool:
     return isinstance(value, list) and all(valid_id(item) for item in value)
+
+
+@bp.get("/", strict_slashes=False)
+def landing():
+    """Where the API starts: links for a program, the reference page for a browser."""
+    if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
+        return redirect(url_for("pages.api_reference"))
+    return jsonify(
+        {
+            "name": "Tradewinds ladder API",
+            "version": "1",
+            "openapi": url_for("api.openapi", _external=True),
+            "reference": url_for("pages.api_reference", _external=True),
+            "games": url_for("api.games", _external=True),
+        }
+    )
 
 
 @bp.get("/openapi.json")

@@ -1,11 +1,16 @@
-"""The bot guide as a page, the favicon, and short addresses people type (`/upload`)."""
+"""The bot guide and the API reference as pages, the favicon, and short addresses people
+type (`/upload`)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 
+import engine
 from ladder import settings
+from ladder.extensions import app_settings
 from ladder.web import markdown
+from ladder.web.api import reference
+from ladder.web.api.openapi import document
 
 bp = Blueprint("pages", __name__)
 
@@ -19,6 +24,17 @@ def bot_guide():
     if guide is None:
         abort(404)
     return render_template("pages/bot_guide.html", guide=guide)
+
+
+@bp.get("/docs/api")
+def api_reference():
+    """The API for people: every call of the OpenAPI document, laid out to read."""
+    doc = document(engine.game_names(), app_settings())
+    return render_template(
+        "pages/api_reference.html",
+        about=markdown.render(doc["info"]["description"], shift=1),
+        operations=reference.operations(doc),
+    )
 
 
 @bp.get("/upload")

@@ -587,3 +587,25 @@ def test_forbidden_page_is_friendly(logged_in, session, config, bob):
     response = logged_in.post(f"/bots/{theirs.bot_id}/retire", data={"csrf_token": token})
     assert response.status_code == 403
     assert "only the bot&#39;s owner can retire it" in response.get_data(as_text=True)
+
+
+def test_the_api_starts_with_links_and_a_reference_people_read(client):
+    """GET /api/v1 gives a program links and sends a browser to the reference page,
+    which lays out every call of the OpenAPI document with its fields."""
+    links = client.get("/api/v1", headers={"Accept": "application/json"}, follow_redirects=True)
+    assert links.status_code == 200
+    body = links.get_json()
+    assert body["openapi"].endswith("/api/v1/openapi.json")
+    assert body["reference"].endswith("/docs/api")
+    assert client.get(body["openapi"]).status_code == 200
+    browser = client.get("/api/v1/", headers={"Accept": "text/html,*/*;q=0.8"})
+    assert browser.status_code == 302 and browser.headers["Location"].endswith("/docs/api")
+
+    page = client.get("/docs/api").get_data(as_text=True)
+    doc = client.get("/api/v1/openapi.json").get_json()
+    for path, item in doc["paths"].items():
+        for method in item:
+            assert f"{method.upper()} /api/v1{path}</code>" in page, (method, path)
+    # A body's fields are named, required ones marked: the challenge's version_id.
+    challenge = page.split('id="startChallenge"')[1].split("</section>")[0]
+    assert "<code>version_id</code> (required)" in challenge
