@@ -138,7 +138,7 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
 
     Exits 0 when every decision matched the record, 1 at a divergence or a fault.
     """
-    from ladder.cli.tracebacks import as_given
+    from ladder.cli.tracebacks import frames_as_given
     from workers import SandboxUnavailable, rerun, resolve, retry_stalled
 
     record = load_record(replay, server, token)
@@ -162,7 +162,7 @@ def replay(replay, bot, seat, from_step, server, token, move_ms, bank_ms, unsafe
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    result.stderr = as_given(result.stderr, source)  # the user's file, not /bot/bot.py
+    result.stderr = frames_as_given(result.stderr, source)  # the user's file, not /bot/bot.py
     for step in result.steps:
         if step.step >= 0:
             click.echo(step_line(step))

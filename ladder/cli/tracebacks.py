@@ -31,6 +31,16 @@ def given_path(source: BotSource) -> Path:
     return given if same else Path(source.path)
 
 
+# A traceback's frame line names its file so: the only place a bot's own stderr is
+# rewritten (what else the bot prints is its own, shown as it printed it).
+FRAME = re.compile(r'(File ")([^"\n]+)(")')
+
+
+def frames_as_given(text: str, source: BotSource) -> str:
+    """`text` with the files of its traceback frames put as the user's, nothing else."""
+    return FRAME.sub(lambda m: m.group(1) + as_given(m.group(2), source) + m.group(3), text)
+
+
 def as_given(text: str, source: BotSource) -> str:
     """`text` with the sandbox's paths to the bot's files put as the user's."""
     path = given_path(source)
@@ -48,12 +58,19 @@ def as_given(text: str, source: BotSource) -> str:
 
 
 def outcome_as_given(outcome: Outcome, seating: list[BotSource]) -> Outcome:
-    """The outcome with each seat's stderr and error reason in the user's paths."""
+    """The outcome with each seat's traceback frames and error reason in the user's paths
+    (the rest of a stderr is what the bot printed, left as it printed it: a bot's own
+    account of its files must read the same in every mode)."""
 
-    def each(texts: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    def each(texts: tuple[str | None, ...], rewrite) -> tuple[str | None, ...]:
         return tuple(
-            None if text is None else as_given(text, source)
+            None if text is None else rewrite(text, source)
             for text, source in zip(texts, seating, strict=True)
         )
 
-    return dataclasses.replace(outcome, stderr=each(outcome.stderr), errors=each(outcome.errors))
+    # The runner's reasons are ours to word; the stderr is the bot's, bar its frames.
+    return dataclasses.replace(
+        outcome,
+        stderr=each(outcome.stderr, frames_as_given),
+        errors=each(outcome.errors, as_given),
+    )

@@ -67,3 +67,27 @@ def test_the_outcome_gets_each_seats_own_paths(tmp_path, monkeypatch):
     match = outcome_as_given(match, [resolve("a.py"), resolve("b.py")])
     assert 'File "a.py"' in match.stderr[0] and 'File "b.py"' in match.stderr[1]
     assert match.errors == (None, "importing b.py failed")
+
+
+def test_a_bots_own_words_about_its_files_are_left_as_printed(tmp_path, monkeypatch):
+    """Only a traceback's frames are rewritten in a stderr: what else a bot prints (its
+    own `__file__`, a listing of /bot) reads the same as on the server."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text("")
+    printed = "I am /bot/bot.py; /bot holds ['bot.py']\n" + TRACE
+    match = Outcome(
+        game="manila",
+        seed=1,
+        players=1,
+        options={},
+        ranks=[1],
+        scores=[1],
+        statuses=["crash"],
+        replay={"seats": ["mine.py"]},
+        errors=["importing /bot/bot.py failed"],
+        stderr=[printed],
+    )
+    shown = outcome_as_given(match, [resolve("mine.py")])
+    assert shown.stderr[0].startswith("I am /bot/bot.py; /bot holds ['bot.py']\n")
+    assert 'File "mine.py", line 6, in act' in shown.stderr[0]
+    assert shown.errors == ("importing mine.py failed",)
