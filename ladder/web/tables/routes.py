@@ -18,7 +18,7 @@ from ladder.queries import tables as queries
 from ladder.services import table_settings, tables
 from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
-from ladder.web.forms import EmptyForm
+from ladder.web.forms import EmptyForm, place_error
 from ladder.web.tables.forms import OPEN, RANDOM, HumanPlayForm, PlayForm
 
 bp = Blueprint("tables", __name__)
@@ -53,25 +53,16 @@ def _opponent(value: str):
 
 
 def _place_error(form: PlayForm, exc: ServiceError, used: int) -> None:
-    """Put a refusal of the service under the field it names; one naming no field (a
-    limit, a lost race) goes above the form."""
+    """Put a refusal of the service under the field it names (`forms.place_error`); an
+    opponent's ("opponents[i]", or the list as a whole) goes under that entry of the list."""
     field = exc.field or ""
     entries = list(form.opponents)[:used]
-    if field == "players":
-        target = form.players
-    elif field == "seat":
-        target = form.seat
-    elif field.startswith("opponents[") and field.endswith("]"):
-        index = field[len("opponents[") : -1]
-        target = entries[int(index)] if index.isdigit() and int(index) < len(entries) else None
-    elif field == "opponents" and entries:
-        target = entries[0]
+    index = field.removeprefix("opponents[").removesuffix("]") if field != "opponents" else "0"
+    if field.startswith("opponents") and index.isdigit() and int(index) < len(entries):
+        entry = entries[int(index)]
+        entry.errors = [*entry.errors, str(exc)]
     else:
-        target = None
-    if target is None:
-        form.form_errors.append(str(exc))
-    else:
-        target.errors = [*target.errors, str(exc)]
+        place_error(form, exc)
 
 
 @bp.get("/play/<game>")

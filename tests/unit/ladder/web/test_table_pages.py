@@ -276,3 +276,24 @@ def test_a_finished_table_shows_its_result_best_first(session, config, client, r
     best = min(range(2), key=lambda i: (outcome.ranks[i], i))
     rows = re.findall(r"<td>(\d)</td>\s*<td><span class=\"swatch seat-(\d)", page)
     assert rows[0] == (str(outcome.ranks[best]), str(best))
+
+
+@pytest.mark.parametrize(
+    ("field", "shown_under"),
+    [("seat", "seat"), ("players", "players"), ("opponents", "opponents-0"), (None, None)],
+)
+def test_a_service_refusal_goes_where_its_field_says(
+    client, redis, alice, house, monkeypatch, field, shown_under
+):
+    from ladder.errors import ServiceError
+
+    def refuse(*args, **kwargs):
+        raise ServiceError("the service says no", field=field)
+
+    monkeypatch.setattr(tables, "create_table", refuse)
+    login(client)
+    page = play(client).get_data(as_text=True)
+    if shown_under is None:  # naming no field: above the form
+        assert re.search(r'class="error" role="alert">the service says no<', page)
+    else:
+        assert "the service says no" in error_under(page, shown_under)
