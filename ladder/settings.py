@@ -37,7 +37,15 @@ from ladder.ranking.ratings import OPEN_PLAY_TAU
 from workers.info import HOUSE_OWNER
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = ROOT / "var"
+
+
+def default_var(root: Path) -> Path:
+    """LADDER_VAR's default: var/ in a checkout (the folder holding pyproject.toml); for an
+    installed package, whose folder is site-packages, var/ under the current folder."""
+    return root / "var" if (root / "pyproject.toml").is_file() else Path.cwd() / "var"
+
+
+VAR = default_var(ROOT)
 ARTIFACT_STORES = ("database", "directory")  # the first is the default
 
 T = TypeVar("T")

@@ -72,12 +72,20 @@ class Runtime:
     unprivileged: bool  # bwrap started as a non-root uid of its own
 
 
+# What to install where a part of the sandbox is missing (Debian and Ubuntu package names).
+INSTALL_BWRAP = "apt install bubblewrap"
+INSTALL_PYTHON = "apt install python3 python3-numpy"
+
+
 def sandbox_python() -> str:
     """The interpreter bots run on: the system python3 (readable by any uid) when present."""
-    for candidate in ("/usr/bin/python3", os.path.realpath(sys.executable)):
+    for candidate in (DEBIAN_PYTHON, os.path.realpath(sys.executable)):
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    raise SandboxUnavailable("no python3 to run bots with")
+    raise SandboxUnavailable(
+        f"no python3 to run bots with: bots run on the system's {DEBIAN_PYTHON}, with numpy"
+        f" for the bots that import it; install them with `{INSTALL_PYTHON}` (as root)."
+    )
 
 
 def numpy_dir(python: str) -> str | None:
@@ -95,8 +103,9 @@ def runtime(unsafe: bool = False) -> Runtime:
     if bwrap is None:
         if not unsafe:
             raise SandboxUnavailable(
-                "bwrap (Debian package bubblewrap) is not installed: refusing to run bots"
-                " without a sandbox. Install it, or pass the unsafe development flag."
+                "bwrap is not installed: bots run only inside its sandbox. Install Debian's"
+                f" package bubblewrap with `{INSTALL_BWRAP}` (as root), or pass the unsafe"
+                " development flag to run them without one."
             )
         print(
             "WARNING: running bots WITHOUT a sandbox (unsafe development mode):"

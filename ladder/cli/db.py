@@ -1,7 +1,10 @@
 """The database's schema: Alembic alone makes and migrates it, here and by `ladder db ...`.
 
 `upgrade(url)` is what `ladder db upgrade`, `ladder web` and `ladder run` call
-before anything touches the database; tests and benchmarks call it too.
+before anything touches the database; tests and benchmarks call it too. Alembic
+is configured here in code from the migrations inside the package
+(`ladder/migrations`), so an installed wheel migrates as a checkout does; the
+checkout's `alembic.ini` only serves the `alembic` command (new revisions).
 """
 
 from __future__ import annotations
@@ -14,13 +17,17 @@ from alembic.config import Config
 
 from ladder import settings
 
-ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
+# The same as alembic.ini's, for revisions made through this config.
+FILE_TEMPLATE = "%%(year)d%%(month).2d%%(day).2d_%%(rev)s_%%(slug)s"
 
 
 def alembic_config(url: str) -> Config:
-    """An Alembic config for `url`, using the repository's migrations/."""
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    """An Alembic config for `url`, using the package's migrations (no .ini file needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("file_template", FILE_TEMPLATE)
+    config.set_main_option("path_separator", "os")
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["configure_logging"] = False
     return config

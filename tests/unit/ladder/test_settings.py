@@ -204,3 +204,16 @@ def test_the_app_keeps_its_settings_and_mirrors_them_into_its_config(config):
         assert app_settings() is found
     with pytest.raises(ValueError, match="did you mean LADDER_IN_FLIGHT"):
         create_app({**config, "LADDER_INFLIGHT": 2})
+
+
+def test_var_is_the_checkouts_own_or_else_under_the_current_folder(tmp_path, monkeypatch):
+    from ladder.settings import default_var
+
+    checkout, site_packages, here = tmp_path / "src", tmp_path / "site-packages", tmp_path / "cwd"
+    for folder in (checkout, site_packages, here):
+        folder.mkdir()
+    (checkout / "pyproject.toml").write_text("")
+    monkeypatch.chdir(here)
+    assert default_var(checkout) == checkout / "var"
+    assert default_var(site_packages) == here / "var"  # never inside an installed package
+    assert VAR == ROOT / "var"  # the tests run from a checkout

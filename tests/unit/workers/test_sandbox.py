@@ -1,4 +1,5 @@
-"""The runtime a sandbox needs: refused without bwrap, or with a bwrap that cannot work."""
+"""The runtime a sandbox needs: refused without bwrap or python3 (naming the Debian packages
+to install), or with a bwrap that cannot work."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from workers.sandbox import SandboxUnavailable
 
 def test_without_bwrap_the_runtime_refuses_unless_unsafe(monkeypatch, capsys):
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
-    with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+    with pytest.raises(SandboxUnavailable, match="`apt install bubblewrap`"):
         sandbox.runtime()
     assert sandbox.runtime(unsafe=True).bwrap is None
     assert "WITHOUT a sandbox" in capsys.readouterr().err
@@ -54,3 +55,10 @@ def test_numpy_is_offered_to_debians_python_only_and_only_when_installed(monkeyp
     (tmp_path / "link").symlink_to(python)
     assert sandbox.numpy_dir(str(tmp_path / "link")) == str(numpy)
     assert sandbox.numpy_dir(str(tmp_path / "other-python3")) is None
+
+
+def test_without_any_python3_the_runtime_names_the_packages_to_install(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox, "DEBIAN_PYTHON", str(tmp_path / "no-python3"))
+    monkeypatch.setattr(sandbox.sys, "executable", str(tmp_path / "no-venv-python"))
+    with pytest.raises(SandboxUnavailable, match="`apt install python3 python3-numpy`"):
+        sandbox.runtime()

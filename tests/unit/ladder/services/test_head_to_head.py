@@ -16,7 +16,7 @@ from ladder.services.head_to_head import pairs
 from tests.unit.ladder.conftest import make_active_bot, make_user
 from tests.unit.ladder.helpers import outcome_for
 
-MIGRATION = next(Path(__file__).parents[4].glob("migrations/versions/*_head_to_head.py"))
+MIGRATION = next(Path(__file__).parents[4].glob("ladder/migrations/versions/*_head_to_head.py"))
 
 
 def _migration():
