@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts clean
+.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts kit clean
 
 setup: $(STAMP)
 
@@ -63,7 +63,14 @@ $(UPLOT_JS):
 chromium:
 	@deploy/apt-ensure.sh /usr/bin/chromium chromium
 
-run: setup sandbox redis charts
+# The bot author's kit, the sdist and the wheel that the site offers at /download/ (see the
+# bot guide, "Install the kit"), built afresh each run into the folder the site serves.
+KIT_DIR ?= $(or $(LADDER_VAR),var)/kit
+
+kit: setup
+	@deploy/build-kit.sh $(KIT_DIR) $(BIN)/python >/dev/null
+
+run: setup sandbox redis charts kit
 	$(BIN)/ladder run
 
 # The unit tests are CPU-bound and the integration tests mostly wait on processes they
