@@ -173,6 +173,9 @@ class Settings:
     upload_dir: str = _folder("UPLOAD_DIR", "uploads")
     # The starter bots the site offers for download, one folder per game.
     starter_dir: str = _setting("STARTER_DIR", str(ROOT / "bots" / "starter"), _text)
+    # The bot author's kit the site offers at /download/: the wheel and sdist that
+    # deploy/build-kit.sh (`make kit`) builds.
+    kit_dir: str = _folder("KIT_DIR", "kit")
     # A bot file (.py or .zip as uploaded) and what a zip may unpack to.
     max_bot_bytes: int = _setting("MAX_BOT_BYTES", 512 * 1024, _int)
     max_unzipped_bytes: int = _setting("MAX_UNZIPPED_BYTES", 8 * 1024 * 1024, _int)

@@ -26,6 +26,9 @@ _CLASSES = {"th": {"n"}, "td": {"n"}}  # right-aligned (numeric) columns, as the
 _CELLS = ("th_open", "td_open")
 # Links that lead somewhere from a web page; a path into the repository does not.
 _FOLLOWABLE = ("https://", "http://", "mailto:", "/", "#")
+# The address documents use for the site (bots/README.md's commands); a page shows the
+# address its reader came to instead (`at_site`).
+EXAMPLE_SITE = "https://ladder.example.org"
 
 
 def _keep_link(tag: str, attribute: str, value: str) -> str | None:
@@ -59,6 +62,12 @@ def render(text: str, shift: int = 0) -> Markup:
     # Wide tables scroll inside their own box on a phone, never the page.
     html = html.replace("<table>", '<div class="table-scroll"><table>')
     return Markup(html.replace("</table>", "</table></div>"))
+
+
+def at_site(html: Markup, url_root: str) -> Markup:
+    """`html` with the example site's address replaced by `url_root`: a request's, which
+    comes from its Host header, so it goes in as text (Markup.replace escapes it)."""
+    return html.replace(EXAMPLE_SITE, url_root.rstrip("/"))
 
 
 @functools.lru_cache(maxsize=32)

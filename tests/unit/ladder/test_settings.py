@@ -22,6 +22,7 @@ DEFAULTS = {
     "REPLAY_DIR": "/srv/var/replays",
     "UPLOAD_DIR": "/srv/var/uploads",
     "STARTER_DIR": str(ROOT / "bots" / "starter"),
+    "KIT_DIR": "/srv/var/kit",
     "MAX_BOT_BYTES": 512 * 1024,
     "MAX_UNZIPPED_BYTES": 8 * 1024 * 1024,
     "MAX_ZIP_FILES": 200,
