@@ -1,7 +1,8 @@
 """The bot author's kit as someone outside the checkout gets it: the sdist and wheel that
-`deploy/build-kit.sh` builds, pip-installed into a fresh virtualenv, then used from a folder
-outside the checkout: the schema by `ladder db upgrade`, and one match of each game through
-the sandbox by `ladder play` (a path bot copied from the installed starter, house bots).
+`deploy/build-kit.sh` builds, served by the site, pip-installed into a fresh virtualenv from
+the link the site's bot guide gives, then used from a folder outside the checkout: the schema
+by `ladder db upgrade`, and one match of each game through the sandbox by `ladder play` (a
+path bot copied from the installed starter, and house bots).
 
 One test, kept lean for CI's budget: the build takes about two seconds, the install's
 dependencies come from pip's cache after the first run, the three matches run side by side.
@@ -11,15 +12,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
+import urllib.request
+from html import unescape
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import BaseWSGIServer
 
 import engine
+from ladder import create_app
+from ladder.cli.db import upgrade
+from tests.integration.browser.helpers import serve
 from tests.integration.conftest import needs_bwrap
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
@@ -45,6 +53,20 @@ def outside_env(venv: Path) -> dict:
     return env
 
 
+def guide_link(tmp_path: Path, kit: Path) -> tuple[BaseWSGIServer, str]:
+    """The site (serving `kit`) started in this process, and the wheel's address its bot
+    guide tells readers to `pip install`."""
+    database = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    upgrade(database)
+    app = create_app({"SECRET_KEY": "kit", "DATABASE_URL": database, "KIT_DIR": str(kit)})
+    server, address = serve(app)
+    with urllib.request.urlopen(f"{address}/docs/bots", timeout=30) as answer:
+        guide = unescape(answer.read().decode())
+    (link,) = set(re.findall(r"pip install (\S+\.whl)", guide))
+    assert link.startswith(f"{address}/download/")  # the site's own address, as served
+    return server, link
+
+
 def test_the_wheel_installs_elsewhere_migrates_and_plays_every_game(tmp_path):
     kit, venv, home = tmp_path / "kit", tmp_path / "venv", tmp_path / "home"
     home.mkdir()
@@ -53,11 +75,17 @@ def test_the_wheel_installs_elsewhere_migrates_and_plays_every_game(tmp_path):
     (wheel,) = kit.glob("tradewinds-*-py3-none-any.whl")
     assert len(list(kit.glob("tradewinds-*.tar.gz"))) == 1  # the sdist the wheel came from
 
-    # A venv without pip of its own: the project's pip installs into it (saves ensurepip).
+    server, link = guide_link(tmp_path, kit)
+    assert link.endswith(f"/download/{wheel.name}")
+    # A venv without pip of its own: the project's pip installs into it (saves ensurepip), and
+    # compiles nothing ahead (what runs compiles itself): 3 s from pip's cache, not 9.
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=home, env=env)
     python = venv / "bin" / "python"
-    pip = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
-    run(*pip, "--disable-pip-version-check", wheel, cwd=home, env=env, timeout=600)
+    pip = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-compile"]
+    try:
+        run(*pip, "--disable-pip-version-check", link, cwd=home, env=env, timeout=600)
+    finally:
+        server.shutdown()
 
     where = json.loads(
         run(
