@@ -1,6 +1,6 @@
 """The ladder's tables as SQLAlchemy 2.x typed models.
 
-Schema changes go through Alembic only (`migrations/`); the naming
+Schema changes go through Alembic only (`ladder/migrations/`); the naming
 convention gives every constraint and index a stable name there.
 """
 
