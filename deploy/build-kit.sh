@@ -9,6 +9,21 @@ out=${1:?usage: deploy/build-kit.sh DIR [PYTHON]}
 python=${2:-.venv/bin/python}  # relative to the checkout
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
+"$python" - <<'CHECK' || exit 1
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    found = version("setuptools")
+except PackageNotFoundError:
+    found = "none"
+parts = [int(p) if p.isdigit() else 0 for p in found.split(".")[:2]] if found != "none" else [0]
+if parts < [70, 1]:
+    sys.exit(
+        f"build-kit: {sys.executable} has setuptools {found}; the kit needs 70.1 or later"
+        " (`make setup` installs it, or `pip install 'setuptools>=70.1'`)"
+    )
+CHECK
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$python" -c 'import sys; from setuptools import build_meta; build_meta.build_sdist(sys.argv[1])' \
