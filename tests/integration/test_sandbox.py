@@ -114,7 +114,8 @@ def test_without_bwrap_only_the_unsafe_flag_runs_bots_and_it_warns(game, capsys,
 
     monkeypatch.setattr("workers.sandbox.shutil.which", lambda name: None)
     players = engine.get_game(game).min_players
-    with pytest.raises(SandboxUnavailable, match=r"bwrap is not installed.*apt install bubblewrap.*unsafe"):
+    refusal = r"bwrap is not installed.*apt install bubblewrap.*unsafe"
+    with pytest.raises(SandboxUnavailable, match=refusal):
         run_match(game, [f"{game}/random"] * players, seed=5)
     out = run_match(game, [f"{game}/random"] * players, seed=5, unsafe=True).to_dict()
     assert out["statuses"] == ["ok"] * players
