@@ -86,7 +86,7 @@ unit: setup
 	$(BIN)/python -m pytest tests/unit -q
 
 integration: setup sandbox redis postgresql deploy-tools chromium
-	$(BIN)/python -m pytest tests/integration -q
+	$(BIN)/python -m pytest tests/integration -q --durations=15
 
 lint: setup
 	$(BIN)/ruff check .
