@@ -124,7 +124,10 @@ def test_reads_and_downloads_match_the_document(api, client, world):
         check(api, got, 200)
         assert got.response.mimetype == media_type
         names = zipfile.ZipFile(io.BytesIO(got.response.get_data())).namelist()
-        assert f"match-{match_id}.json.gz" in names and names[-1] == "index.json"
+        assert f"match-{match_id}.json.gz" in names and names[-2:] == [
+            "index.json",
+            "manifest.json",
+        ]
 
 
 def test_writes_match_the_document(api, client, session, world):
