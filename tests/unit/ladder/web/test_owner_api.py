@@ -217,3 +217,19 @@ def test_the_manifest_matches_its_schema_and_marks_a_missing_replay(client, sess
     gone = next(m for m in manifest["matches"] if m["match_id"] == won.id)
     assert (gone["missing"], gone["file"], gone["my_seats"]) == (True, None, [0])
     assert f"match-{won.id}.json.gz" not in archive.namelist()
+
+
+def test_the_reference_page_shows_the_owners_schemas(client):
+    """The answers name their schema, and each schema lists its fields."""
+    page = client.get("/docs/api").get_data(as_text=True)
+    me = page.split('id="getMe"')[1].split("</section>")[0]
+    assert '<a href="#schema-Me"><code>Me</code></a>' in me
+    seat = page.split('id="schema-Seat"')[1].split("</details>")[0]
+    assert "<code>stderr</code></td>" in seat and "Present only for the caller" in seat
+    assert "<code>seat</code> (required)" in seat
+    manifest = page.split('id="schema-ManifestMatch"')[1].split("</details>")[0]
+    assert "<code>my_seats</code> (required)" in manifest
+    zipped = page.split('id="getBotReplays"')[1].split("</section>")[0]
+    assert "manifest.json" in zipped and "ReplayManifest" in zipped
+    status = page.split('id="schema-SeatStatus"')[1].split("</details>")[0]
+    assert "<code>crash</code>" in status
