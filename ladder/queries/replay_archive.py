@@ -1,8 +1,11 @@
 """A bot's replays as one zip, streamed: one replay in memory at a time, whatever the count.
 
 The zip holds `match-<id>.json.gz` per match (the stored bytes, as the replay
-download serves them, not compressed again) and an `index.json` listing each
-match's id, time, the bot's seat, version and status.
+download serves them, not compressed again), an `index.json` listing each of the
+bot's seats (match id, time, seat, version, status), and last a `manifest.json`
+listing each match: its file, game and finish, every seat (bot, version, owner, or
+the person at a live table; rank, score, status) and `my_seats`, the seats of the bot
+the zip is for (two versions of one bot share a candidate's test matches).
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ladder.errors import NotFound
-from ladder.models import BotVersion, Match, MatchSeat, MatchState
+from ladder.models import Bot, BotVersion, Match, MatchSeat, MatchState, User
+from ladder.queries.boards import FORMER_PLAYER, iso
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
@@ -25,22 +29,42 @@ MAX_LIMIT = 1000
 
 @dataclass(frozen=True)
 class Entry:
-    """One match of the archive: what `index.json` says of it."""
+    """One match of the archive: every seat, and which of them are the bot's."""
 
     match_id: int
+    game: str
     finished_at: datetime | None
-    seat: int
-    version: int
-    status: str | None
+    seats: tuple[dict, ...]  # as the manifest lists them, in seat order
+    mine: tuple[int, ...]  # the seats of the bot the archive is for
 
-    def as_json(self) -> dict:
+    @property
+    def file(self) -> str:
+        return f"match-{self.match_id}.json.gz"
+
+    def index_rows(self) -> list[dict]:
+        """What `index.json` says of the match: one row per seat of the bot."""
+        return [
+            {
+                "match": self.match_id,
+                "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+                "seat": seat,
+                "version": self.seats[seat]["version"],
+                "status": self.seats[seat]["status"],
+                "file": self.file,
+            }
+            for seat in self.mine
+        ]
+
+    def manifest(self) -> dict:
+        """What `manifest.json` says of the match."""
         return {
-            "match": self.match_id,
-            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
-            "seat": self.seat,
-            "version": self.version,
-            "status": self.status,
-            "file": f"match-{self.match_id}.json.gz",
+            "match_id": self.match_id,
+            "file": self.file,
+            "missing": False,
+            "game": self.game,
+            "finished_at": iso(self.finished_at),
+            "my_seats": list(self.mine),
+            "seats": list(self.seats),
         }
 
 
@@ -51,24 +75,70 @@ def entries(
     since: datetime | None = None,
     limit: int = DEFAULT_LIMIT,
 ) -> list[Entry]:
-    """The bot's finished matches with a replay, newest first, filtered."""
-    query = (
-        select(Match.id, Match.finished_at, MatchSeat.seat, BotVersion.number, MatchSeat.status)
-        .join(MatchSeat, MatchSeat.match_id == Match.id)
+    """The bot's finished matches with a replay, newest first, filtered (`version`: a
+    match where that version of the bot sat)."""
+    with_bot = (
+        select(MatchSeat.match_id)
         .join(BotVersion, BotVersion.id == MatchSeat.version_id)
+        .where(BotVersion.bot_id == bot_id)
+    )
+    if version is not None:
+        with_bot = with_bot.where(BotVersion.number == version)
+    query = (
+        select(Match.id, Match.game, Match.finished_at)
         .where(
-            BotVersion.bot_id == bot_id,
+            Match.id.in_(with_bot),
             Match.state == MatchState.FINISHED,
             Match.replay_key.is_not(None),
         )
-        .order_by(Match.id.desc(), MatchSeat.seat)
+        .order_by(Match.id.desc())
         .limit(max(1, min(limit, MAX_LIMIT)))
     )
-    if version is not None:
-        query = query.where(BotVersion.number == version)
     if since is not None:
         query = query.where(Match.finished_at >= since)
-    return [Entry(*row) for row in session.execute(query)]
+    found = session.execute(query).all()
+    seats = _seats(session, [row.id for row in found])
+    return [
+        Entry(
+            match_id,
+            game,
+            finished_at,
+            tuple(seat for seat, _ in seats[match_id]),
+            tuple(seat["seat"] for seat, of_bot in seats[match_id] if of_bot == bot_id),
+        )
+        for match_id, game, finished_at in found
+    ]
+
+
+def _seats(session: Session, match_ids: list[int]) -> dict[int, list[tuple[dict, int | None]]]:
+    """Each match's seats in seat order, as the manifest lists them, with the id of the
+    bot in each (None for a person's seat)."""
+    owner, person = aliased(User), aliased(User)
+    rows = session.execute(
+        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, owner.username, person.username)
+        .outerjoin(BotVersion, MatchSeat.version_id == BotVersion.id)
+        .outerjoin(Bot, BotVersion.bot_id == Bot.id)
+        .outerjoin(owner, Bot.owner_id == owner.id)
+        .outerjoin(person, MatchSeat.user_id == person.id)
+        .where(MatchSeat.match_id.in_(match_ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    ).all()
+    by_match: dict[int, list[tuple[dict, int | None]]] = {m: [] for m in match_ids}
+    for seat, number, bot_id, name, owned_by, username in rows:
+        fact = {
+            "seat": seat.seat,
+            "person": None if seat.version_id is not None else username or FORMER_PLAYER,
+            "bot_id": bot_id,
+            "bot": name,
+            "owner": owned_by,
+            "version_id": seat.version_id,
+            "version": number,
+            "rank": seat.rank,
+            "score": seat.score,
+            "status": seat.status,
+        }
+        by_match[seat.match_id].append((fact, bot_id))
+    return by_match
 
 
 class _Chunks:
@@ -97,29 +167,41 @@ class _Chunks:
         return data
 
 
-def stream(found: list[Entry], load: Callable[[int], bytes], bot_name: str) -> Iterator[bytes]:
-    """The zip of `found`, chunk by chunk; `load(match_id)` gives a replay's stored bytes.
+def about(bot: Bot) -> dict:
+    """What the manifest says of the bot the archive is for (read before the zip is
+    streamed: the bot is not loaded again then)."""
+    return {"id": bot.id, "name": bot.name, "game": bot.game, "owner": bot.owner.username}
 
-    A match whose replay went missing is listed in the index with `"missing": true`
-    instead of failing the whole download half-way.
+
+def stream(found: list[Entry], load: Callable[[int], bytes], bot: dict) -> Iterator[bytes]:
+    """The zip of `found`, chunk by chunk; `load(match_id)` gives a replay's stored bytes;
+    `bot` is `about(the bot)`.
+
+    A match whose replay went missing is listed in the index and the manifest with
+    `"missing": true` and no file, instead of failing the whole download half-way.
     """
     out = _Chunks()
-    index = []
+    index, manifest = [], []
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_STORED) as archive:
         for entry in found:
-            item = entry.as_json()
+            rows, listed = entry.index_rows(), entry.manifest()
             try:
                 data = load(entry.match_id)
             except NotFound:
-                item["missing"] = True
-                item["file"] = None
+                for row in rows:
+                    row.update(missing=True, file=None)
+                listed.update(missing=True, file=None)
             else:
-                info = zipfile.ZipInfo(item["file"], _zip_time(entry.finished_at))
+                info = zipfile.ZipInfo(entry.file, _zip_time(entry.finished_at))
                 archive.writestr(info, data)
-            index.append(item)
+            index.extend(rows)
+            manifest.append(listed)
             yield out.take()
-        listing = {"bot": bot_name, "matches": index}
+        listing = {"bot": bot["name"], "matches": index}
         archive.writestr("index.json", json.dumps(listing, indent=1) + "\n")
+        archive.writestr(
+            "manifest.json", json.dumps({"bot": bot, "matches": manifest}, indent=1) + "\n"
+        )
     yield out.take()
 
 

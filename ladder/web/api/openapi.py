@@ -188,6 +188,20 @@ def _upload(settings: Settings) -> dict:
     }
 
 
+def _me() -> dict:
+    return {
+        "operationId": "getMe",
+        "summary": "You, your bots with every version, your ratings at live tables",
+        "description": "What your own pages show: each bot's game, active version,"
+        " pause, rating and record, and every version with its state, validation log,"
+        " matches by how its seat ended, last fault and (a candidate's) test, with links"
+        " to each on the site and here. A bearer token or a logged-in session; without"
+        " either, 401.",
+        "security": BEARER,
+        "responses": {"200": _json("Me", "yours"), **_errors(401)},
+    }
+
+
 def _challenge(settings: Settings) -> dict:
     per_hour, at_once = settings.challenges_per_hour, settings.challenges_in_flight
     return {
@@ -320,8 +334,8 @@ def _tables(settings: Settings) -> dict:
 
 def _reads(games_schema: dict, per_page: int) -> dict:
     owner_note = (
-        " Public; with the bot owner's token (`Authorization: Bearer <token>`) the"
-        " versions carry their validation logs. A token that is sent must be valid (401)."
+        " Public; for the bot's owner (token or logged-in session) the versions carry"
+        " their validation logs. A token that is sent must be valid (401)."
     )
     return {
         "/games": {
@@ -365,8 +379,12 @@ def _reads(games_schema: dict, per_page: int) -> dict:
                 "operationId": "getBotReplays",
                 "summary": "A bot's replays as one zip, newest first",
                 "description": "The zip holds match-<id>.json.gz per match (gzipped JSON,"
-                " as getReplay serves it) and index.json (each match's id, time, seat,"
-                " version and status). Streamed: any count is served in bounded memory.",
+                " as getReplay serves it), index.json (one row per seat of the bot: match"
+                " id, time, seat, version and status) and, last, manifest.json (a"
+                " ReplayManifest: each match's id, file in the zip, game and finish time,"
+                " every seat's bot, version, owner, rank, score and status, and `my_seats`,"
+                " the seats of this bot, two where a candidate's test seats two of its"
+                " versions). Streamed: any count is served in bounded memory.",
                 "parameters": [
                     _path_id("bot_id"),
                     _query("version", ID, "only matches of this version number"),
@@ -412,9 +430,11 @@ def _reads(games_schema: dict, per_page: int) -> dict:
                 "operationId": "getMatch",
                 "summary": "One match with its seats",
                 "description": "Every seat, in seat order. A live table's match also seats"
-                " people: such a seat has `person` and null bot fields.",
+                " people: such a seat has `person` and null bot fields. A seat whose bot is"
+                " the caller's (token or session) carries its `stderr`; no other seat has"
+                " that key. A token that is sent must be valid (401).",
                 "parameters": [_path_id("match_id")],
-                "responses": {"200": _json("Match", "the match"), **_errors(404)},
+                "responses": {"200": _json("Match", "the match"), **_errors(401, 404)},
             }
         },
         "/matches/{match_id}/replay": {
@@ -473,6 +493,7 @@ def document(games: list[str], settings: Settings) -> dict:
     """The whole OpenAPI document for a site that plays `games`, with its settings' limits."""
     games_schema = ref("GameName")
     paths = _reads(games_schema, default_per_page(settings))
+    paths["/me"] = {"get": _me()}
     paths["/versions"] = {"post": _upload(settings)}
     paths["/versions/{version_id}/resume"] = {
         "post": {

@@ -1,4 +1,5 @@
-"""The API reference a person reads (`/docs/api`), flattened from the OpenAPI document.
+"""The API reference a person reads (`/docs/api`), flattened from the OpenAPI document:
+every call, then every named schema with its fields (what an answer carries).
 
 The document (`openapi.document`) is the one source: the page only lays it out, so
 what it says cannot drift from what generated clients and the validators read.
@@ -21,6 +22,9 @@ def _kind(doc: dict, schema: dict) -> str:
     """A short name for a schema's type: a component's name, or its JSON type."""
     if "$ref" in schema:
         return schema["$ref"].rsplit("/", 1)[-1]
+    choices = schema.get("oneOf") or schema.get("anyOf")
+    if choices:
+        return " or ".join(dict.fromkeys(_kind(doc, choice) for choice in choices))
     kind = schema.get("type", "any")
     if isinstance(kind, list):
         kind = " or ".join(kind)
@@ -29,23 +33,46 @@ def _kind(doc: dict, schema: dict) -> str:
     return str(kind)
 
 
+def _properties(doc: dict, schema: dict) -> list[dict]:
+    """An object schema's fields: name, type, whether required, words."""
+    required = set(schema.get("required", []))
+    return [
+        {
+            "name": name,
+            "kind": _kind(doc, prop),
+            "required": name in required,
+            "description": prop.get("description") or _resolve(doc, prop).get("description", ""),
+        }
+        for name, prop in schema.get("properties", {}).items()
+    ]
+
+
 def _fields(doc: dict, body: dict | None) -> tuple[str | None, list[dict]]:
     """A request body's media type and its top-level fields."""
     if not body:
         return None, []
     media, content = next(iter(body["content"].items()))
-    schema = _resolve(doc, content.get("schema", {}))
-    required = set(schema.get("required", []))
-    fields = [
+    return media, _properties(doc, _resolve(doc, content.get("schema", {})))
+
+
+def _answer_schema(answer: dict) -> str | None:
+    """The name of the component a JSON answer is, if it is one."""
+    schema = answer.get("content", {}).get("application/json", {}).get("schema", {})
+    ref = schema.get("$ref")
+    return ref.rsplit("/", 1)[-1] if ref else None
+
+
+def schemas(doc: dict) -> list[dict]:
+    """Every named schema in the document's order: its words, and its fields or values."""
+    return [
         {
             "name": name,
-            "kind": _kind(doc, prop),
-            "required": name in required,
-            "description": _resolve(doc, prop).get("description", ""),
+            "description": schema.get("description", ""),
+            "values": schema.get("enum"),
+            "fields": _properties(doc, schema),
         }
-        for name, prop in schema.get("properties", {}).items()
+        for name, schema in doc["components"]["schemas"].items()
     ]
-    return media, fields
 
 
 def operations(doc: dict) -> list[dict]:
@@ -78,7 +105,11 @@ def operations(doc: dict) -> list[dict]:
                     "media": media,
                     "fields": fields,
                     "responses": [
-                        {"code": code, "description": answer.get("description", "")}
+                        {
+                            "code": code,
+                            "description": answer.get("description", ""),
+                            "schema": _answer_schema(answer),
+                        }
                         for code, answer in op.get("responses", {}).items()
                     ],
                 }

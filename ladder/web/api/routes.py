@@ -11,12 +11,14 @@ from datetime import UTC, datetime
 from typing import cast
 
 from flask import Blueprint, Response, jsonify, redirect, request, stream_with_context, url_for
+from flask_login import current_user
 
 import engine
 from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
+from ladder.queries import owner as owner_queries
 from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
@@ -55,6 +57,26 @@ def _token_user():
     if user is None:
         raise Unauthorized("the API token is unknown or revoked")
     return user
+
+
+def _reader():
+    """The caller a read may show more to: the bearer token's user, else the logged-in
+    session's, else None (401 for a bad token)."""
+    user = _token_user()
+    if user is None and current_user.is_authenticated:
+        user = current_user._get_current_object()
+    return user
+
+
+def _owns(user, owner_id: int) -> bool:
+    return user is not None and user.id == owner_id
+
+
+def _private(response: Response) -> Response:
+    """An answer that carries what only its caller may see: kept by no cache on the way.
+    (`shared_page` keeps no answer to a caller with a token or a session either.)"""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _required_user():
@@ -125,21 +147,65 @@ def leaderboard(game: str):
     )
 
 
+@bp.get("/me")
+def me():
+    """The caller (token or session), their bots with every version, and their ratings at
+    live tables: what their own pages show."""
+    user = _reader()
+    if user is None:
+        raise Unauthorized(
+            "this call needs an API token ('Authorization: Bearer <token>') or a logged-in session"
+        )
+    return _private(jsonify(_me_links(owner_queries.me(db.session, user))))
+
+
+def _me_links(body: dict) -> dict:
+    """`body` (`queries.owner.me`) with the addresses of each thing, on the site and here."""
+
+    def link(endpoint: str, **values) -> str:
+        return url_for(endpoint, _external=True, **values)
+
+    body["links"] = {
+        "page": link("bots.mine"),
+        "account": link("accounts.account"),
+        "upload": link("api.upload"),
+    }
+    for bot in body["bots"]:
+        bot["links"] = {
+            "page": link("bots.bot", bot_id=bot["id"]),
+            "api": link("api.bot", bot_id=bot["id"]),
+            "matches": link("api.match_list", bot=bot["id"]),
+            "replays": link("api.bot_replays", bot_id=bot["id"]),
+        }
+        for version in bot["versions"]:
+            version["links"] = {
+                "api": link("api.version", version_id=version["id"]),
+                "download": link("bots.download", version_id=version["id"]),
+            }
+            if version["test"] is not None:
+                version["test"]["links"] = {
+                    "page": link("bots.version_test", version_id=version["id"]),
+                    "api": link("api.version_test", version_id=version["id"]),
+                }
+    return body
+
+
 @bp.get("/bots/<id:bot_id>")
-@shared_page  # without a token: the owner's view (validation logs) is never kept
+@shared_page  # an anonymous caller's answer: the owner's (validation logs) is never kept
 def bot(bot_id: int):
     keep_while(lambda: queries.bot_revision(db.session, bot_id))  # kept until the bot changes
     found = bots.get_bot(db.session, bot_id)
-    user = _token_user()
-    return jsonify(queries.bot_summary(found, user is not None and user.id == found.owner_id))
+    owner_view = _owns(_reader(), found.owner_id)
+    answer = jsonify(queries.bot_summary(found, owner_view))
+    return _private(answer) if owner_view else answer
 
 
 @bp.get("/versions/<id:version_id>")
 def version(version_id: int):
     found = bots.get_version(db.session, version_id)
-    user = _token_user()
-    owner_view = user is not None and user.id == found.bot.owner_id
-    return jsonify(queries.version_summary(found, owner_view))
+    owner_view = _owns(_reader(), found.bot.owner_id)
+    answer = jsonify(queries.version_summary(found, owner_view))
+    return _private(answer) if owner_view else answer
 
 
 @bp.post("/versions/<id:version_id>/resume")
@@ -180,7 +246,7 @@ def bot_replays(bot_id: int):
     def load(match_id: int) -> bytes:
         return matches.replay_bytes(session, settings, matches.get_match(session, match_id))
 
-    chunks = replay_archive.stream(found_entries, load, found.name)
+    chunks = replay_archive.stream(found_entries, load, replay_archive.about(found))
     name = replay_archive.archive_name(found.name, found.id)
     return Response(
         stream_with_context(chunks),
@@ -266,11 +332,15 @@ def match_list():
 
 
 @bp.get("/matches/<id:match_id>")
-@shared_page
+@shared_page  # an anonymous caller's answer: a seat owner's (their stderr) is never kept
 def match(match_id: int):
+    reader = _reader()
     found = matches.get_match(db.session, match_id)
     keep_longer(found.over)
-    return jsonify(queries.match_detail(db.session, found))
+    # Each seat's stderr goes to that bot's owner only, as on the match page.
+    stderr = owner_queries.own_stderr(found, reader.id if reader else None)
+    answer = jsonify(owner_queries.with_stderr(queries.match_detail(db.session, found), stderr))
+    return _private(answer) if stderr else answer
 
 
 @bp.get("/matches/<id:match_id>/replay")

@@ -184,7 +184,7 @@ LADDER = {
             },
             "validation_log": {
                 "type": "string",
-                "description": "Present only when the request carries the bot owner's token.",
+                "description": "Present only for the bot's owner (token or session).",
             },
         },
         optional=("validation_log",),
@@ -284,7 +284,14 @@ LADDER = {
             "sigma_before": nullable("number"),
             "sigma_after": nullable("number"),
             "skill_change": nullable("number"),
-        }
+            "stderr": {
+                "type": "string",
+                "description": "What the seat's bot wrote to stderr (capped; empty when"
+                " nothing was kept). Present only for the caller who owns the seat's bot"
+                " (token or session); absent for anyone else.",
+            },
+        },
+        optional=("stderr",),
     ),
     "Match": obj(
         {
@@ -523,6 +530,158 @@ TABLES = {
 }
 
 
+LINK = {"type": "string", "format": "uri"}
+COUNT = {"type": "integer", "minimum": 0}
+OWNER = {
+    "OwnTest": obj(
+        {
+            "state": ref("TestState"),
+            "verdict": {
+                "oneOf": [{"type": "null"}, ref("TestVerdict")],
+                "description": "set once the test is over (null if it was cancelled)",
+            },
+            "sets": COUNT,
+            "matches": COUNT,
+            "score": nullable("number", minimum=0, maximum=1),
+            "note": nullable("string"),
+            "promoted": {"type": "boolean"},
+            "links": obj({"page": LINK, "api": {**LINK, "description": "getVersionTest"}}),
+        }
+    ),
+    "LastFault": obj(
+        {
+            "match_id": ID,
+            "seat": {"type": "integer", "minimum": 0},
+            "status": ref("SeatStatus"),
+            "error": nullable("string"),
+            "at": TIME,
+        }
+    ),
+    "OwnVersion": obj(
+        {
+            **LADDER["Version"]["properties"],
+            "validation_log": {
+                "type": "string",
+                "description": "what validation said: why a failed version failed",
+            },
+            "matches": {**COUNT, "description": "finished matches, a candidate's test apart"},
+            "seat_results": {
+                "type": "object",
+                "additionalProperties": COUNT,
+                "description": "those matches by how the version's seat ended (SeatStatus)",
+            },
+            "last_fault": maybe("LastFault"),
+            "test": {**maybe("OwnTest"), "description": "a candidate's test; null: none"},
+            "links": obj({"api": LINK, "download": {**LINK, "description": "the code"}}),
+        }
+    ),
+    "OwnBot": obj(
+        {
+            "id": ID,
+            "name": {"type": "string"},
+            "game": ref("GameName"),
+            "created_at": {"type": "string", "format": "date-time"},
+            "retired": {"type": "boolean"},
+            "human_play": {"type": "boolean", "description": "others may seat it against people"},
+            "active_version": {
+                "oneOf": [{"type": "null"}, obj({"id": ID, "number": ID})],
+                "description": "the version on the ladder; null: none",
+            },
+            "paused": {
+                "type": "boolean",
+                "description": "crash triage keeps the active version out of matchmaking",
+            },
+            "rating": {**maybe("Rating"), "description": "the active version's"},
+            "record": obj(
+                {"games": COUNT, "wins": COUNT, "mean_rank": nullable("number", minimum=1)}
+            ),
+            "versions": {"type": "array", "items": ref("OwnVersion")},
+            "links": obj(
+                {
+                    "page": LINK,
+                    "api": {**LINK, "description": "getBot"},
+                    "matches": {**LINK, "description": "listMatches of the bot"},
+                    "replays": {**LINK, "description": "getBotReplays"},
+                }
+            ),
+        }
+    ),
+    "TableRating": obj(
+        {
+            "game": ref("GameName"),
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "skill": {"type": "number"},
+            "games": COUNT,
+        }
+    ),
+    "Me": obj(
+        {
+            "user": obj({"id": ID, "name": {"type": "string"}}),
+            "bots": {"type": "array", "items": ref("OwnBot")},
+            "table_ratings": {
+                "type": "array",
+                "items": ref("TableRating"),
+                "description": "your own ratings at live tables, one per game played",
+            },
+            "links": obj(
+                {
+                    "page": {**LINK, "description": "your bots' page"},
+                    "account": LINK,
+                    "upload": {**LINK, "description": "uploadVersion"},
+                }
+            ),
+        }
+    ),
+}
+MANIFEST_SEAT = {
+    name: LADDER["Seat"]["properties"][name]
+    for name in ("seat", "person", "bot_id", "bot", "owner", "version_id", "version")
+}
+REPLAYS = {
+    "ManifestSeat": obj(
+        {
+            **MANIFEST_SEAT,
+            "rank": nullable("integer", minimum=1),
+            "score": nullable("number"),
+            "status": maybe("SeatStatus"),
+        }
+    ),
+    "ManifestMatch": obj(
+        {
+            "match_id": ID,
+            "file": {
+                **nullable("string"),
+                "description": "the replay's name in the zip; null when it is missing",
+            },
+            "missing": {"type": "boolean", "description": "the replay could not be read"},
+            "game": ref("GameName"),
+            "finished_at": TIME,
+            "my_seats": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 0},
+                "description": "the seats of the bot the zip is for (two in a candidate's"
+                " test match, where two of its versions sit)",
+            },
+            "seats": {"type": "array", "items": ref("ManifestSeat")},
+        }
+    ),
+    "ReplayManifest": obj(
+        {
+            "bot": obj(
+                {
+                    "id": ID,
+                    "name": {"type": "string"},
+                    "game": ref("GameName"),
+                    "owner": {"type": "string"},
+                }
+            ),
+            "matches": {"type": "array", "items": ref("ManifestMatch")},
+        }
+    ),
+}
+
+
 def components(games: list[str], id_max: int) -> dict:
     """Every named schema; `id_max` bounds the ids a request may carry."""
     request_id = {"type": "integer", "minimum": 1, "maximum": id_max}
@@ -565,4 +724,4 @@ def components(games: list[str], id_max: int) -> dict:
     )
     requests["MoveRequest"] = obj({"action": ANY_OBJECT})
     requests["JoinRequest"] = obj({"token": {"type": "string", "minLength": 1}})
-    return {**enums(games), **LADDER, **TOURNAMENTS, **TABLES, **requests}
+    return {**enums(games), **LADDER, **OWNER, **REPLAYS, **TOURNAMENTS, **TABLES, **requests}

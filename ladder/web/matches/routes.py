@@ -20,6 +20,7 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import version_label
 from ladder.queries import boards as queries
+from ladder.queries import owner as owner_queries
 from ladder.services import bots, matches, storage, viewer
 from ladder.transactions import unit_of_work
 from ladder.web.boards.games import known_game
@@ -71,12 +72,9 @@ def match(match_id: int):
     keep_longer(found.over)
     detail = queries.match_detail(db.session, found)
     table = queries.match_table(db.session, found, detail["seats"], app_settings().house_user)
-    # The stderr of a seat is shown to that bot's owner only.
-    own_stderr = {}
-    if current_user.is_authenticated:
-        for seat in found.seats:
-            if seat.version is not None and seat.version.bot.owner_id == current_user.id:
-                own_stderr[seat.seat] = seat.stderr or ""
+    # The stderr of a seat is shown to that bot's owner only (as the API gives it).
+    reader = current_user.id if current_user.is_authenticated else None
+    own_stderr = owner_queries.own_stderr(found, reader)
     expired = storage.replay_expired(found, app_settings().replay_keep_days)
     return render_template(
         "matches/match.html", match=detail, table=table, own_stderr=own_stderr, expired=expired

@@ -52,6 +52,7 @@ def api_reference():
         "pages/api_reference.html",
         about=markdown.render(doc["info"]["description"], shift=1),
         operations=reference.operations(doc),
+        schemas=reference.schemas(doc),
     )
 
 

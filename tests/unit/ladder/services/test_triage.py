@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from ladder.errors import Conflict, Forbidden
-from ladder.models import BotVersion
+from ladder.models import Bot, BotVersion
 from ladder.queries import boards as queries
 from ladder.queries import candidates, replay_archive
 from ladder.services import matches, triage
@@ -112,10 +112,11 @@ def test_a_bots_replays_zip_holds_each_replay_and_an_index(session, config, thre
     def load(match_id):
         return matches.replay_bytes(session, config, matches.get_match(session, match_id))
 
-    data = b"".join(replay_archive.stream(found, load, "alice-bot"))
+    bot = replay_archive.about(session.get(Bot, three[0].bot_id))
+    data = b"".join(replay_archive.stream(found, load, bot))
     archive = zipfile.ZipFile(io.BytesIO(data))
     newest, second = (f"match-{i}.json.gz" for i in (ids[2], ids[1]))
-    assert archive.namelist() == [newest, second, "index.json"]
+    assert archive.namelist() == [newest, second, "index.json", "manifest.json"]
     record = json.loads(gzip.decompress(archive.read(f"match-{ids[2]}.json.gz")))
     assert record["game"] == "toyrace"
     index = json.loads(archive.read("index.json"))

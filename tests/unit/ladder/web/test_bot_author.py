@@ -105,9 +105,12 @@ def test_the_replays_zip_is_streamed_with_its_filters(client, world):
     assert answer.is_streamed
     assert "bob-bot" in answer.headers["Content-Disposition"]
     names = zipfile.ZipFile(io.BytesIO(answer.get_data())).namelist()
-    assert names == [f"match-{i}.json.gz" for i in ids[:-4:-1]] + ["index.json"]
+    assert names == [f"match-{i}.json.gz" for i in ids[:-4:-1]] + ["index.json", "manifest.json"]
     none = client.get(f"/api/v1/bots/{versions[1].bot_id}/replays?since=2999-01-01")
-    assert zipfile.ZipFile(io.BytesIO(none.get_data())).namelist() == ["index.json"]
+    assert zipfile.ZipFile(io.BytesIO(none.get_data())).namelist() == [
+        "index.json",
+        "manifest.json",
+    ]
     for bad in ("since=yesterday", "limit=0", "limit=5000", "version=x"):
         assert client.get(f"/api/v1/bots/{versions[1].bot_id}/replays?{bad}").status_code == 400
     assert client.get("/api/v1/bots/999999/replays").status_code == 404

@@ -108,6 +108,11 @@ def test_reads_and_downloads_match_the_document(api, client, world):
         check(api, call(client, "GET", url), 200)
         check(api, call(client, "GET", url, world["alice"]), 200)  # a token changes nothing
 
+    # Yours (token only: no read without one), and your seats' stderr in a match.
+    check(api, call(client, "GET", "/api/v1/me", world["alice"]), 200)
+    own = call(client, "GET", f"/api/v1/matches/{match_id}", world["alice"])
+    assert own.response.get_json()["seats"][0]["stderr"] == "stderr of seat 0"
+
     # The owner's token shows the log; the public read needs none (no security declared).
     own = call(client, "GET", f"/api/v1/versions/{version_id}", world["alice"])
     assert own.response.get_json()["validation_log"] == "alice's private log"
@@ -124,7 +129,10 @@ def test_reads_and_downloads_match_the_document(api, client, world):
         check(api, got, 200)
         assert got.response.mimetype == media_type
         names = zipfile.ZipFile(io.BytesIO(got.response.get_data())).namelist()
-        assert f"match-{match_id}.json.gz" in names and names[-1] == "index.json"
+        assert f"match-{match_id}.json.gz" in names and names[-2:] == [
+            "index.json",
+            "manifest.json",
+        ]
 
 
 def test_writes_match_the_document(api, client, session, world):
@@ -177,6 +185,9 @@ REFUSALS = [
     ("none", "GET", f"/api/v1/matches/{MAX_ID + 1}", {}, 404, False, "nothing here"),
     ("none", "GET", "/api/v1/versions/-3", {}, 404, False, "nothing here"),
     ("bad", "GET", "/api/v1/bots/{B}", {}, 401, True, "unknown or revoked"),
+    ("none", "GET", "/api/v1/me", {}, 401, False, "needs an API token"),
+    ("bad", "GET", "/api/v1/me", {}, 401, True, "unknown or revoked"),
+    ("bad", "GET", "/api/v1/matches/{Q}", {}, 401, True, "unknown or revoked"),
     ("none", "POST", "/api/v1/versions", {"data": "upload"}, 401, False, "needs an API token"),
     ("bad", "POST", "/api/v1/versions", {"data": "upload"}, 401, True, "unknown or revoked"),
     ("none", "POST", "/api/v1/challenges", {"json": "challenge"}, 401, False, "needs an API"),
