@@ -1,5 +1,6 @@
 """Every public page passes axe-core's WCAG 2.1 A and AA rules with no critical or
-serious violation, and loads with no console error and no failed request.
+serious violation, and loads with no console error and no failed request; at 390 px
+again for what a phone's width changes (boxes that scroll sideways, the replay viewer).
 
 The pages are enumerated from the app's url_map: each GET endpoint is either visited
 (PAGES, built from data the session site has) or left out with a reason (EXCLUDED), so a
@@ -31,6 +32,9 @@ pytestmark = needs_browser
 AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 FAILING = {"critical", "serious"}
+# What a phone's width changes: wide tables become boxes that scroll sideways. Each page
+# is checked for it again at 390 px.
+PHONE_RULES = ["scrollable-region-focusable"]
 MISSING = "/no-such-page"  # the 404 page, expected to answer 404 and nothing else
 
 # GET endpoints that are not checked, and why.
@@ -141,7 +145,7 @@ class Watch:
         self.expected_status: tuple[str, int] | None = None
         tab.on("pageerror", lambda exc: self.seen.append(f"script error: {exc}"))
         tab.on("console", self._console)
-        tab.on("requestfailed", lambda r: self.seen.append(f"failed: {r.url} ({r.failure})"))
+        tab.on("requestfailed", self._failed)
         tab.on("response", self._response)
 
     def _expected(self, url: str, status: int | None = None) -> bool:
@@ -158,6 +162,11 @@ class Watch:
             return
         self.seen.append(f"console: {msg.text} ({msg.location.get('url')})")
 
+    def _failed(self, request) -> None:
+        # Leaving a page cancels what it still had under way (a live table's poll).
+        if request.failure != "net::ERR_ABORTED":
+            self.seen.append(f"failed: {request.url} ({request.failure})")
+
     def _response(self, response) -> None:
         if response.status >= 400 and not self._expected(response.url, response.status):
             self.seen.append(f"{response.status}: {response.url}")
@@ -167,14 +176,18 @@ class Watch:
         return seen
 
 
-def serious_violations(tab) -> list[str]:
-    """axe's critical and serious WCAG 2.1 A/AA violations on the page, one line each."""
+def serious_violations(tab, rules: list[str] | None = None) -> list[str]:
+    """axe's critical and serious WCAG 2.1 A/AA violations on the page (of only `rules`
+    when given), one line each; after two frames, so a resize has been laid out."""
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
     found = tab.evaluate(
-        """tags => axe.run(document, {runOnly: {type: "tag", values: tags},
-                                       resultTypes: ["violations"]})
-            .then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
-                targets: v.nodes.map(n => n.target.join(" "))})))""",
-        TAGS,
+        """async only => {
+            for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
+            const result = await axe.run(document, {runOnly: only, resultTypes: ["violations"]});
+            return result.violations.map(v => ({id: v.id, impact: v.impact,
+                targets: v.nodes.map(n => n.target.join(" "))}));
+        }""",
+        only,
     )
     return [
         f"{v['id']} ({v['impact']}): {', '.join(v['targets'][:6])}"
@@ -183,8 +196,9 @@ def serious_violations(tab) -> list[str]:
     ]
 
 
-def check(tab, watch: Watch, path: str, status: int = 200) -> list[str]:
-    """What is wrong with one page: failed loads, console errors, axe violations."""
+def check(tab, watch: Watch, path: str, phone_rules, status: int = 200) -> list[str]:
+    """What is wrong with one page, at 1280 px then at 390 px (`phone_rules` only, None
+    for all): failed loads, console errors, axe violations."""
     watch.expected_status = (path, status) if status != 200 else None
     answer = tab.goto(path)
     assert answer is not None and answer.status == status, (
@@ -193,8 +207,13 @@ def check(tab, watch: Watch, path: str, status: int = 200) -> list[str]:
     for prefix, drawn in DRAWN.items():
         if path.startswith(prefix):
             expect(tab.locator(drawn)).to_be_attached()
-    problems = serious_violations(tab)
-    return [f"{path}: {line}" for line in [*watch.take(), *problems]]
+    problems = [f"{path}: {line}" for line in serious_violations(tab)]
+    tab.set_viewport_size(PHONE)
+    try:
+        problems += [f"{path} at 390 px: {line}" for line in serious_violations(tab, phone_rules)]
+    finally:
+        tab.set_viewport_size(DESKTOP)
+    return [f"{path}: {line}" for line in watch.take()] + problems
 
 
 @pytest.mark.skipif(not AXE_JS.exists(), reason="axe-core missing: `make axe` fetches it from npm")
@@ -206,8 +225,8 @@ def test_every_public_page_passes_axe(browser, site, shown):
     assert placed <= endpoints, f"no longer pages: {sorted(placed - endpoints)}"
 
     started = time.monotonic()
-    desktop = [path for make in PAGES.values() for path in make(shown)]
-    phone = [f"/matches/{shown.matches['caravelas']}"]  # the viewer with the most controls
+    paths = [path for make in PAGES.values() for path in make(shown)]
+    viewer = f"/matches/{shown.matches['caravelas']}"  # the viewer with the most controls
     context = browser.new_context(base_url=site.url, viewport=DESKTOP)
     context.set_default_timeout(15_000)
     context.add_init_script(path=AXE_JS)
@@ -215,14 +234,12 @@ def test_every_public_page_passes_axe(browser, site, shown):
     try:
         tab = context.new_page()
         watch = Watch(tab)
-        for path in desktop:
-            problems += check(tab, watch, path)
-        problems += check(tab, watch, MISSING, status=404)
-        tab.set_viewport_size(PHONE)
-        for path in phone:
-            problems += [f"at 390 px {line}" for line in check(tab, watch, path)]
+        for path in paths:
+            # The replay viewer is laid out anew for a phone: every rule again at 390 px.
+            problems += check(tab, watch, path, None if path == viewer else PHONE_RULES)
+        problems += check(tab, watch, MISSING, PHONE_RULES, status=404)
     finally:
         context.close()
     took = time.monotonic() - started
-    print(f"accessibility: {len(desktop) + 1 + len(phone)} pages checked in {took:.1f} s")
+    print(f"accessibility: {len(paths) + 1} pages at 1280 and 390 px in {took:.1f} s")
     assert not problems, "accessibility problems:\n" + "\n".join(problems)
