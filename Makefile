@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts kit clean
+.PHONY: run test unit integration lint bench setup sandbox redis postgresql deploy-tools chromium charts axe kit clean
 
 setup: $(STAMP)
 
@@ -59,6 +59,28 @@ $(UPLOT_JS):
 	mv $(VENDOR).tmp/dist/uPlot.iife.min.js $(UPLOT_JS)
 	rm -rf $(VENDOR).tmp
 
+# The accessibility checker the browser tests inject into each page (axe-core, MPL-2.0),
+# fetched like uPlot: pinned by version and tarball sha512, unpacked into a gitignored
+# test-only folder that the site never serves.
+AXE_VERSION := 4.14.1
+AXE_SHA512 := 1477dafa598d8d065f273d6af302aa203c02e83131707b7fa648cd41bd3d6b734f8c22a0dab86ee6a6f64b8afbe804b214d36db85a2826965edfb3a0b9d546b5
+AXE_DIR := tests/integration/browser/vendor/axe-core
+AXE_JS := $(AXE_DIR)/axe.min.js
+
+axe: $(AXE_JS)
+
+$(AXE_JS):
+	@deploy/apt-ensure.sh npm npm
+	rm -rf $(AXE_DIR).tmp && mkdir -p $(AXE_DIR).tmp
+	cd $(AXE_DIR).tmp && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null
+	echo "$(AXE_SHA512)  $(AXE_DIR).tmp/axe-core-$(AXE_VERSION).tgz" | sha512sum --check --quiet
+	tar -xzf $(AXE_DIR).tmp/axe-core-$(AXE_VERSION).tgz -C $(AXE_DIR).tmp --strip-components=1 \
+		package/LICENSE package/axe.min.js
+	mkdir -p $(AXE_DIR)
+	mv $(AXE_DIR).tmp/LICENSE $(AXE_DIR)/
+	mv $(AXE_DIR).tmp/axe.min.js $(AXE_JS)
+	rm -rf $(AXE_DIR).tmp
+
 # Browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
 chromium:
 	@deploy/apt-ensure.sh /usr/bin/chromium chromium
@@ -76,7 +98,7 @@ run: setup sandbox redis charts kit
 # The unit tests are CPU-bound and the integration tests mostly wait on processes they
 # started, so the two suites run side by side (each with its own PostgreSQL, Redis and
 # folders); --output-sync prints each suite's report whole when it ends.
-test: setup sandbox redis postgresql deploy-tools charts chromium
+test: setup sandbox redis postgresql deploy-tools charts axe chromium
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy engine/ workers/ ladder/
@@ -85,7 +107,7 @@ test: setup sandbox redis postgresql deploy-tools charts chromium
 unit: setup
 	$(BIN)/python -m pytest tests/unit -q
 
-integration: setup sandbox redis postgresql deploy-tools chromium
+integration: setup sandbox redis postgresql deploy-tools charts axe chromium
 	$(BIN)/python -m pytest tests/integration -q --durations=15
 
 lint: setup
@@ -99,4 +121,4 @@ bench: setup sandbox
 	$(BIN)/python bench/protocol.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache ladder/static/vendor
+	rm -rf $(VENV) var .pytest_cache ladder/static/vendor tests/integration/browser/vendor
