@@ -334,6 +334,48 @@ class RatingHistory(Base):
         return f"RatingHistory(v={self.version_id}, match={self.match_id}, mu={self.mu:.2f})"
 
 
+class ResolvedRating(Base):
+    """A version's rating re-solved over its game's rated history with TrueSkill Through
+    Time (`services.resolve`), kept beside the online `Rating`; replaced whole at each
+    re-solve. `curve` is `[[day, μ, σ], ...]` (ISO day), bounded
+    (`ranking.through_time.CURVE_POINTS`); `matches` counts its matches in the solve."""
+
+    __tablename__ = "resolved_ratings"
+    __table_args__ = (Index("ix_resolved_ratings_game_skill", "game", "skill"),)
+
+    version_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    skill: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    curve: Mapped[list] = mapped_column(JSON, default=list)
+
+    def __repr__(self) -> str:
+        return f"ResolvedRating(v={self.version_id}, mu={self.mu:.2f}, sigma={self.sigma:.2f})"
+
+
+class ResolveRun(Base):
+    """The last re-solve of a game: when, over which matches (all of them, or a window of
+    the latest `matches` from `first_match_id` on), and how it converged."""
+
+    __tablename__ = "resolve_runs"
+
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    solved_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    matches: Mapped[int] = mapped_column(Integer)  # solved
+    rated_matches: Mapped[int] = mapped_column(Integer)  # the game's rated matches in all
+    first_match_id: Mapped[int | None] = mapped_column(Integer)
+    iterations: Mapped[int] = mapped_column(Integer)
+    step: Mapped[float] = mapped_column(Float)
+    seconds: Mapped[float] = mapped_column(Float)
+
+    def __repr__(self) -> str:
+        return f"ResolveRun({self.game}, {self.matches} matches, {self.solved_at:%Y-%m-%d %H:%M})"
+
+
 class MatchTally(Base):
     """How many matches a game has, so a match list's total needs no count of its rows.
 

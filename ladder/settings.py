@@ -47,6 +47,7 @@ def default_var(root: Path) -> Path:
 
 VAR = default_var(ROOT)
 ARTIFACT_STORES = ("database", "directory")  # the first is the default
+RATINGS_SHOWN = ("online", "resolved")  # the first is the default (ladder/RATINGS.md)
 
 T = TypeVar("T")
 
@@ -250,6 +251,15 @@ class Settings:
     # Days a ladder match's replay is kept after it finished; then `ladder replays prune`
     # (and beat, daily) drops it. Tournament and challenge matches keep theirs for good.
     replay_keep_days: int = _setting("REPLAY_KEEP_DAYS", 30, _int)
+    # The rating boards rank by unless asked otherwise: "online" (TrueSkill, moved by
+    # each result as it is recorded) or "resolved" (TrueSkill Through Time over the
+    # history, re-solved every RESOLVE_EVERY_S, a day behind at worst). ladder/RATINGS.md.
+    rating_shown: str = _setting("RATING_SHOWN", RATINGS_SHOWN[0], _choice(RATINGS_SHOWN))
+    # Seconds between re-solves of every game's history (Celery beat; 0: never).
+    resolve_every_s: int = _setting("RESOLVE_EVERY_S", 86_400, _int)
+    # A re-solve takes at most the latest this many rated matches of a game, seeded with
+    # the online ratings at the window's start (its cost grows with the matches solved).
+    resolve_window: int = _setting("RESOLVE_WINDOW", 20_000, _int)
     # Hard limit on one task; a match that takes longer is failed, unrated.
     task_time_limit_s: int = _setting("TASK_TIME_LIMIT_S", 1800, _int)
     # Bot limits for ladder matches, as workers.limits.Limits names: "move_ms=500,bank_ms=5000".

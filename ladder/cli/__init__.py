@@ -1,7 +1,7 @@
 """The `ladder` command line: `main` and its subcommands (the console script `ladder`).
 
-Each subcommand is a thin wrapper: `artifacts`, `db` and `staff` are groups of
-their own modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
+Each subcommand is a thin wrapper: `artifacts`, `db`, `ratings` and `staff` are groups
+of their own modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
 `play` runs matches locally through `play`, `test` a sequential test through `sprt`.
 """
 
@@ -18,6 +18,7 @@ import engine
 from ladder.cli import (  # noqa: F401 - admin adds to the group
     artifacts,
     db,
+    ratings,
     replay,
     replays,
     sprt,
@@ -42,6 +43,7 @@ def main() -> None:
 
 main.add_command(artifacts.artifacts_group)
 main.add_command(db.db)
+main.add_command(ratings.ratings_group)
 main.add_command(replay.replay)
 main.add_command(replays.replays_group)
 main.add_command(staff.staff)

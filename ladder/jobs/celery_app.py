@@ -62,6 +62,15 @@ def celery_settings(settings: Settings) -> dict:
     }
 
 
+def _resolve_schedule(settings: Settings) -> dict:
+    """Beat's entry for the re-solve of every game's ratings (ladder/RATINGS.md): every
+    RESOLVE_EVERY_S seconds (the first that long after beat starts), none for 0."""
+    if settings.resolve_every_s <= 0:
+        return {}
+    every = float(settings.resolve_every_s)
+    return {"resolve-ratings": {"task": "ladder.resolve_ratings", "schedule": every}}
+
+
 def client() -> store.Client:
     """The current app's long-lived Redis client (one connection pool per process)."""
     return current_app.extensions[EXTENSION].get()
@@ -119,6 +128,7 @@ def celery_init_app(app: Flask) -> Celery:
                 "task": "ladder.prune_replays",
                 "schedule": crontab(hour=4, minute=20),
             },
+            **_resolve_schedule(settings),
         },
         timezone="UTC",
         task_default_queue=DEFAULT_QUEUE,
@@ -130,6 +140,7 @@ def celery_init_app(app: Flask) -> Celery:
             "ladder.end_abandoned_tables": {"queue": BEAT_QUEUE},
             "ladder.schedule": {"queue": BEAT_QUEUE},
             "ladder.prune_replays": {"queue": BEAT_QUEUE},
+            "ladder.resolve_ratings": {"queue": BEAT_QUEUE},
         },
     )
     from ladder.jobs.heartbeat import WorkerHeartbeat

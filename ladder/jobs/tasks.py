@@ -20,6 +20,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_shutdown
 
+import engine
 from ladder.errors import Conflict
 from ladder.extensions import app_settings, db
 from ladder.jobs.celery_app import client
@@ -31,6 +32,7 @@ from ladder.queries import version_tests as test_queries
 from ladder.services import bots as bot_service
 from ladder.services import (
     playing,
+    resolve,
     retention,
     scheduler,
     sweep,
@@ -206,6 +208,32 @@ def prune_replays() -> dict:
     pruned = retention.prune_replays(db.session, app_settings())
     log.info("replays pruned", extra=pruned.as_dict())
     return pruned.as_dict()
+
+
+# One game's re-solve of RESOLVE_WINDOW matches takes minutes on a free core
+# (bench/ratings_resolve.py, ladder/RATINGS.md); every game in turn well within this.
+RESOLVE_TIME_LIMIT_S = 3 * 3600
+
+
+@shared_task(
+    name="ladder.resolve_ratings",
+    soft_time_limit=RESOLVE_TIME_LIMIT_S,
+    time_limit=RESOLVE_TIME_LIMIT_S + 60,
+    **RETRY,
+)
+def resolve_ratings() -> dict:
+    """Beat, every RESOLVE_EVERY_S: re-solve each game's rated history beside the online
+    rating, one game a unit (a game done stays done if a later one fails)."""
+    solved = {}
+    for game in engine.game_names():
+        with unit_of_work(db.session):
+            report = resolve.resolve_game(db.session, app_settings(), game)
+        solved[game] = report.matches
+        log.info(
+            "ratings re-solved",
+            extra={"game": game, "matches": report.matches, "seconds": round(report.seconds, 1)},
+        )
+    return solved
 
 
 @worker_process_shutdown.connect
