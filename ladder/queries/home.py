@@ -5,8 +5,8 @@ walks an index, so the page costs the same with 10^6 matches as with ten:
 
 - recent matches: per game, `ix_matches_game_finished` backwards (finished_at DESC);
 - matches being played: `ix_matches_state_created` (state = running);
-- tournaments: `ix_tournaments_state_created`, then the few tournaments' entrants and
-  matches by their own indexes;
+- tournaments (running, upcoming, the last finished): `ix_tournaments_state_created`,
+  then the few tournaments' entrants and matches by their own indexes;
 - newest bots: the bots' primary key backwards (ids grow with creation time);
 - live tables: `ix_live_tables_state_created` (waiting and playing only).
 
@@ -46,6 +46,7 @@ TOP = 5  # bots per game on the front page's boards
 RECENT = 8  # finished matches
 PLAYING = 5  # matches being played
 TOURNAMENTS = 4  # running ones, and as many upcoming
+FINISHED_TOURNAMENTS = 2  # the last finished, so a quiet week still shows the last result
 NEWEST = 6  # bots
 TABLES = 5  # live tables
 UPCOMING = (TournamentState.OPEN, TournamentState.DRAFT)
@@ -108,15 +109,21 @@ def playing_matches(session: Session, count: int = PLAYING) -> dict:
 
 def tournaments(session: Session, count: int = TOURNAMENTS) -> dict[str, list[dict]]:
     """Running tournaments and upcoming ones (open for entries, then drafts), newest
-    first, `count` of each, with their entrants and matches played so far."""
+    first, `count` of each, and the last FINISHED_TOURNAMENTS finished, with their
+    entrants and matches played so far."""
     found: dict[str, list[Tournament]] = {}
-    for section, states in (("running", (TournamentState.RUNNING,)), ("upcoming", UPCOMING)):
+    sections = (
+        ("running", (TournamentState.RUNNING,), count),
+        ("upcoming", UPCOMING, count),
+        ("finished", (TournamentState.FINISHED,), FINISHED_TOURNAMENTS),
+    )
+    for section, states, most in sections:
         found[section] = list(
             session.scalars(
                 select(Tournament)
                 .where(Tournament.state.in_(states))
                 .order_by(Tournament.state.desc(), Tournament.created_at.desc())
-                .limit(count)
+                .limit(most)
             )
         )
     ids = [t.id for ts in found.values() for t in ts]
@@ -152,6 +159,7 @@ def tournaments(session: Session, count: int = TOURNAMENTS) -> dict[str, list[di
                 "played": played.get(t.id, 0),
                 "created_at": iso(t.created_at),
                 "started_at": iso(t.started_at),
+                "finished_at": iso(t.finished_at),
             }
             for t in ts
         ]

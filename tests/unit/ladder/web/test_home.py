@@ -122,13 +122,24 @@ def test_running_and_upcoming_tournaments(client, session, config, ladder, alice
     first = next(iter(tournament_queries.slots(session, cup.id).values()))
     matches.record_match(session, config, first.id, outcome_for(first, [1, 2]))
     session.commit()
+    last = tournaments.create_tournament(session, alice, "Last cup", "toyrace", seed=4)
+    tournaments.open_tournament(session, alice, last.id)
+    tournaments.enter(session, alice, last.id, ladder["a"].bot_id)
+    tournaments.enter(session, bob, last.id, ladder["b"].bot_id)
+    tournaments.start(session, config, alice, last.id)
+    session.commit()
+    only = next(iter(tournament_queries.slots(session, last.id).values()))
+    matches.record_match(session, config, only.id, outcome_for(only, [2, 1]))
+    session.commit()
+    tournaments.advance(session, config, last.id)  # its one match played: finished
     page = block(client.get("/").get_data(as_text=True), "tournaments-title")
     said = words(page)
     assert "Spring cup · running · Toyrace round-robin, 2 bots, 1 match played" in said
     assert "Summer open · open for entries · Toyrace swiss, 0 bots entered" in said
     assert "Autumn draft · planned" in said
-    assert "Old cup" not in said
-    for t in (cup, soon, later):
+    assert "Last cup · finished just now · Toyrace round-robin, 2 bots: see the standings" in said
+    assert "Old cup" not in said  # cancelled
+    for t in (cup, soon, later, last):
         assert f'href="/tournaments/{t.id}"' in page
     assert said.index("Summer open") < said.index("Autumn draft")  # open ones first
 
