@@ -21,7 +21,7 @@ from ladder.cli.options import (
     sandbox_options,
 )
 from ladder.cli.options import limits as sandbox_limits
-from ladder.tournaments import FORMATS, Standing, Tournament
+from ladder.tournaments import FORMATS, Standing, Tournament, rules
 
 
 @click.group()
@@ -29,16 +29,20 @@ def tournament() -> None:
     """Tournaments: round robin, Swiss and elimination for tables of 2 to 5."""
 
 
-@tournament.command("run")
+@tournament.command("run", epilog=rules.help_text())
 @click.argument("game")
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option(
     "--rounds",
     type=click.IntRange(min=1),
-    help="round robin: tables each bot plays; Swiss: rounds (default: see the docs)",
+    help="round robin: tables each bot plays; Swiss: rounds (default: see below)",
 )
-@click.option("--table-size", type=click.IntRange(2, 5), help="seats per table (default 4)")
+@click.option(
+    "--table-size",
+    type=click.IntRange(2, 5),
+    help="seats per table (default 4, or the nearest size the game and the bots allow)",
+)
 @click.option("--duplicate", is_flag=True, help="play each table with one seed in every rotation")
 @click.option("--advance", type=click.IntRange(min=1), help="elimination: top K of a table advance")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -52,6 +56,8 @@ def run(
 ):  # fmt: skip
     """Play a tournament of GAME between BOTS: paths to bot.py, .zip or folder, or house
     names (manila/random); a bot named twice plays as two entrants.
+
+    How rounds, points, byes and tie-breaks work is below the options.
 
     Exits 0 when the tournament was played; with --fail-on-fault, 1 when a seat of a bot
     given as a path faulted; 2 on bad arguments.

@@ -376,7 +376,8 @@ def _matches_query(game: str | None, bot_id: int | None):
     return query
 
 
-def _summaries(session: Session, ids: list[int]) -> list[dict]:
+def match_summaries(session: Session, ids: list[int]) -> list[dict]:
+    """The matches of these ids, in this order, with their seats (as `match_list` shows them)."""
     found = {m.id: m for m in session.scalars(select(Match).where(Match.id.in_(ids)))}
     seats = _seat_rows(session, ids)
     return [match_summary(found[i], seats[i]) for i in ids]
@@ -395,14 +396,14 @@ def match_list(
     ids = session.scalars(
         query.order_by(Match.id.desc()).limit(per_page).offset((page - 1) * per_page)
     ).all()
-    return {**_pages(total, page, per_page), "matches": _summaries(session, list(ids))}
+    return {**_pages(total, page, per_page), "matches": match_summaries(session, list(ids))}
 
 
 def recent_matches(session: Session, bot_id: int, count: int = RECENT_MATCHES) -> list[dict]:
     """The bot's newest matches, as `match_list` shows them, without counting them all
     (a bot page needs a few, and a busy bot has thousands)."""
     query = _matches_query(None, bot_id).order_by(Match.id.desc()).limit(count)
-    return _summaries(session, list(session.scalars(query)))
+    return match_summaries(session, list(session.scalars(query)))
 
 
 def match_detail(session: Session, match: Match) -> dict:

@@ -11,7 +11,8 @@ plays anything).
   how seeds are derived;
 - `roundrobin`, `swiss`, `elimination`: who meets whom, per format;
 - `seating`: seat balance and the rotations of a duplicate set;
-- `scoring`, `standings`: points per rank, tie-breaks, the standings table.
+- `scoring`, `standings`: points per rank, tie-breaks, the standings table;
+- `rules`: all of the above in words, for the tournament pages and `--help`.
 """
 
 from ladder.tournaments.model import (

@@ -53,6 +53,12 @@ from ladder.tournaments.standings import (
 DEFAULT_TABLE_SIZE = 4  # when the game allows it; else the nearest size it allows
 
 
+def default_table_size(low: int, high: int, entrants: int) -> int:
+    """Seats per table when none is given: DEFAULT_TABLE_SIZE, or the nearest size the
+    game's player range (`low`..`high`) and the number of entrants allow."""
+    return max(low, min(DEFAULT_TABLE_SIZE, high, entrants))
+
+
 @dataclass(frozen=True)
 class Tournament:
     """The settings of a tournament; entrants are opaque hashable ids or `Entrant`s.
@@ -101,7 +107,7 @@ class Tournament:
             raise ValueError("a tournament needs at least two entrants")
         size = self.table_size
         if size is None:
-            size = max(low, min(DEFAULT_TABLE_SIZE, high, n))
+            size = default_table_size(low, high, n)
             object.__setattr__(self, "table_size", size)
         if not (2 <= size <= 5 and low <= size <= high):
             raise ValueError(

@@ -7,12 +7,14 @@ are thin: they read the request, call `ladder.services`, and render.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 import engine
 from ladder.extensions import login_manager
-from ladder.models import MAX_ID
+from ladder.models import MAX_ID, utcnow
 
 
 class IdConverter(IntegerConverter):
@@ -20,6 +22,23 @@ class IdConverter(IntegerConverter):
 
     def __init__(self, url_map) -> None:
         super().__init__(url_map, min=1, max=MAX_ID)
+
+
+def how_long_ago(moment: str, now: datetime | None = None) -> str:
+    """A UTC time as the queries give it (ISO 8601 with a Z) in words, from `now`:
+    "just now", "5 min ago", "3 h ago", "2 days ago"; past a week, its date."""
+    then = datetime.fromisoformat(moment.removesuffix("Z"))
+    seconds = ((now or utcnow()) - then).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    if seconds < 7 * 86400:
+        days = int(seconds // 86400)
+        return f"{days} day{'s' * (days > 1)} ago"
+    return then.date().isoformat()
 
 
 def register(app: Flask) -> None:
@@ -63,6 +82,10 @@ def register(app: Flask) -> None:
     @app.template_filter("when")
     def _when(value: str | None) -> str:
         return "—" if not value else value.replace("T", " ").removesuffix("Z")
+
+    @app.template_filter("ago")
+    def _ago(value: str | None) -> str:
+        return "—" if not value else how_long_ago(value)
 
     @app.template_filter("num")
     def _num(value, places: int = 2) -> str:

@@ -16,6 +16,7 @@ from flask_login import current_user
 import engine
 from ladder.extensions import app_settings, db
 from ladder.queries import boards as queries
+from ladder.queries import home
 from ladder.web.boards import charts, games
 from ladder.web.cache import shared_data, shared_page
 from ladder.web.paging import page_arg
@@ -27,11 +28,21 @@ bp = Blueprint("boards", __name__)
 @bp.get("/")
 @shared_page
 def index():
-    boards = shared_data(
-        "front boards",
-        lambda: {name: queries.leaderboard(db.session, name, 1, 5) for name in engine.game_names()},
+    """The ladder at a glance: what is being played, what just finished, tournaments,
+    each game's top bots, the newest bots, and what skill means."""
+    names = engine.game_names()
+    front = shared_data(
+        "front page",
+        lambda: {
+            "playing": home.playing_matches(db.session),
+            "tables": home.live_tables(db.session),
+            "recent": home.recent_matches(db.session, names),
+            "tournaments": home.tournaments(db.session),
+            "boards": home.top_boards(db.session, names),
+            "bots": home.newest_bots(db.session),
+        },
     )
-    return render_template("index.html", boards=boards)
+    return render_template("index.html", skill=home.skill_facts(), **front)
 
 
 @bp.get("/leaderboard")

@@ -17,7 +17,10 @@ class CreateForm(FlaskForm):
     table_size = WholeNumberField(
         "Table size (optional)", validators=[Optional(), NumberRange(2, 5)]
     )
-    rounds = WholeNumberField("Rounds (optional)", validators=[Optional(), NumberRange(1, 100)])
+    rounds = WholeNumberField(
+        "Rounds (optional; round robin: tables each bot plays)",
+        validators=[Optional(), NumberRange(1, 100)],
+    )
     advance = WholeNumberField(
         "Elimination: advancing per table (optional)", validators=[Optional(), NumberRange(1, 4)]
     )

@@ -13,6 +13,7 @@ from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import tournaments
+from ladder.tournaments import rules
 from ladder.transactions import unit_of_work
 from ladder.web.forms import EmptyForm
 from ladder.web.staff.routes import staff_required
@@ -24,8 +25,16 @@ bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 @bp.get("")
 def tournament_list():
     return render_template(
-        "tournaments/list.html", sections=tournament_queries.listing(db.session), form=EmptyForm()
+        "tournaments/list.html",
+        sections=tournament_queries.listing(db.session),
+        form=EmptyForm(),
+        rules=_rules(),
     )
+
+
+def _rules() -> list[rules.Part]:
+    """How tournaments are scheduled and scored, with the site's rule for a failed match."""
+    return rules.parts(failed_match_score=tournament_queries.FAILED_SCORE)
 
 
 def _forms(found) -> dict:
@@ -49,7 +58,7 @@ def _forms(found) -> dict:
 def tournament(tournament_id: int):
     found = tournament_queries.get_tournament(db.session, tournament_id)
     info = tournament_queries.detail(db.session, found)
-    return render_template("tournaments/tournament.html", t=info, **_forms(found))
+    return render_template("tournaments/tournament.html", t=info, rules=_rules(), **_forms(found))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -77,7 +86,7 @@ def create():
         else:
             flash("Tournament created as a draft: open it for entries when ready.")
             return redirect(url_for("tournaments.tournament", tournament_id=made.id))
-    return render_template("tournaments/new.html", form=form)
+    return render_template("tournaments/new.html", form=form, rules=_rules())
 
 
 def _act(tournament_id: int, action, done: str):

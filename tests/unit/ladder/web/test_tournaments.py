@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ladder.models import TournamentState
 from ladder.queries import tournaments as tournament_queries
 from ladder.services import matches, tournaments
@@ -96,3 +98,42 @@ def test_elimination_page_draws_a_bracket(client, session, config):
     assert 'class="bracket"' in page and "Final" in page
     assert "style=" not in page and "<script>" not in page
     assert client.get("/tournaments/999").status_code == 404
+
+
+def _squash(html: str) -> str:
+    """The page's words: tags and runs of white space as one space."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _rules_said(page: str) -> None:
+    """The page shows the tournament rules: every points row, the bye, the tie-breaks in
+    order and the site's rule for a failed match (the numbers: test_rules.py)."""
+    said = _squash(page)
+    assert "How tournaments are scheduled and scored" in said
+    for row in ("2 2 0", "3 3 1 0", "4 4 2 1 0", "5 5 3 2 1 0"):
+        assert re.search(rf"\b{row}\b", said), row
+    assert "(4 + 2 + 1 + 0) / 4 = 1.75 at tables of 4" in said
+    steps = [said.index(f"{n} ") for n in ("points;", "mean game score", "head to head among")]
+    assert steps == sorted(steps)
+    assert "scores 0 in the game" in said
+
+
+def test_tournament_pages_say_how_tournaments_are_scored(client, session, config):
+    staff = make_staff(session)
+    demo = make_user(session, "demo")
+    t = tournaments.create_tournament(session, staff, "Cup", "toyrace", table_size=3)
+    tournaments.open_tournament(session, staff, t.id)
+    for i in range(3):
+        v = make_active_bot(session, config, demo, name=f"h{i}")
+        tournaments.add_house_bot(session, config, staff, t.id, v.id)
+    session.commit()
+    _rules_said(client.get("/tournaments").get_data(as_text=True))
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    _rules_said(page)
+    # The tournament's own points row, in its settings and marked in the table.
+    assert "Points per place</dt><dd>3 · 1 · 0" in page
+    assert '<tr class="current"><td class="n">3</td>' in page
+    login(client, "sam")
+    form = client.get("/tournaments/new").get_data(as_text=True)
+    _rules_said(form)
+    assert "Rounds (optional; round robin: tables each bot plays)" in form
