@@ -205,7 +205,9 @@ def test_filter_matches_by_bot(client, world, session, config):
 
 
 def test_served_document_is_the_one_tested(app, client):
-    override_settings(app, PAGE_SIZE=20, MAX_BOT_BYTES=1000)
+    override_settings(
+        app, PAGE_SIZE=20, MAX_BOT_BYTES=1000, UPLOADS_PER_HOUR=7, REFUSED_UPLOADS_PER_HOUR=21
+    )
     served = client.get("/api/v1/openapi.json").get_json()
     assert served == document(engine.game_names(), app_settings(app))
     assert "toyrace" in served["components"]["schemas"]["GameName"]["enum"]
@@ -216,7 +218,13 @@ def test_served_document_is_the_one_tested(app, client):
         "page": 1,
         "per_page": 20,
     }
-    assert "at most 1,000 bytes" in served["paths"]["/versions"]["post"]["description"]
+    upload = served["paths"]["/versions"]["post"]
+    assert "at most 1,000 bytes:" in upload["description"]
+    # Both hourly buckets, by the site's own numbers.
+    assert "7 uploads stored, and 21 refused for what was sent" in upload["description"]
+    assert upload["responses"]["429"]["description"] == (
+        "over 7 stored or 21 refused uploads an hour"
+    )
 
 
 def test_per_page_defaults_to_the_documented_page_size(app, client, world):
