@@ -34,7 +34,7 @@ from ladder.queries import tables as table_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import bots, triage, version_tests
-from ladder.services.uploads import size_in_words
+from ladder.services.uploads import size_in_words, too_large
 from ladder.transactions import unit_of_work
 from ladder.web.boards import charts
 from ladder.web.bots.forms import PromoteForm, ResumeForm, RetireForm, UploadForm
@@ -69,6 +69,11 @@ def upload():
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
     status, headers = 200, dict[str, str]()
+    refused_bytes = whole_number(request.args.get("refused_bytes"))
+    if request.method == "GET" and (refused_bytes or 0) > app_settings().max_bot_bytes:
+        # nginx's answer to a body over its own limit (deploy/nginx): the form, and why.
+        form.file.errors = [too_large("", refused_bytes, app_settings().max_bot_bytes)]
+        status = 413
     if form.validate_on_submit():
         try:
             version = bots.upload_version(

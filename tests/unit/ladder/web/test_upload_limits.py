@@ -179,6 +179,18 @@ def test_a_body_over_the_request_limit_without_a_login_goes_to_the_login(client)
     assert response.status_code == 302 and "/login" in response.headers["Location"]
 
 
+def test_nginxs_refusal_shows_the_form_with_the_size(logged_in):
+    """deploy/nginx sends a body over its own limit to the form as ?refused_bytes=N."""
+    response = logged_in.get("/bots/upload?refused_bytes=3145728")
+    assert response.status_code == 413
+    assert file_error(response.get_data(as_text=True)) == "the file is 3 MiB; the limit is 512 KiB"
+    for within in ("5", "524288", "lots", ""):  # not over the limit: the plain form
+        response = logged_in.get(f"/bots/upload?refused_bytes={within}")
+        assert response.status_code == 200 and 'class="error"' not in response.get_data(
+            as_text=True
+        )
+
+
 def test_the_api_says_the_same_words_in_both_cases(client, logged_in, token, session):
     data = IN_VIEW
     site = file_error(post_form(logged_in, data)[0].get_data(as_text=True))
