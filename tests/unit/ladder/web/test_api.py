@@ -23,7 +23,7 @@ from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user, o
 
 @pytest.fixture
 def api_schema(app, world):
-    override_settings(app, UPLOADS_PER_HOUR=10_000)
+    override_settings(app, UPLOADS_PER_HOUR=10_000, REFUSED_UPLOADS_PER_HOUR=10_000)
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 
 
@@ -253,7 +253,7 @@ schema = schemathesis.openapi.from_dict(
 )
 def test_api_conforms_to_its_openapi_document(case, app, world):
     """schemathesis: generated calls (with a valid token) get documented answers."""
-    override_settings(app, UPLOADS_PER_HOUR=10_000)
+    override_settings(app, UPLOADS_PER_HOUR=10_000, REFUSED_UPLOADS_PER_HOUR=10_000)
     excluded = []
     if case.method == "POST":
         # Whether a file is a Python bot, or a table fits a game's player count, is beyond
