@@ -43,6 +43,12 @@ class Superseded(Conflict):
     say) and the work was handed out again. The result is refused, never recorded."""
 
 
+class TooLarge(ServiceError):
+    """A request or a file over its size limit (413)."""
+
+    status = 413
+
+
 class RateLimited(ServiceError):
     """Over a limit; `retry_after` is the seconds until a try may pass (Retry-After)."""
 

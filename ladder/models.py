@@ -185,7 +185,7 @@ class ThrottleLock(Base):
 
 class ThrottleEvent(Base):
     """One costly attempt counted against a limit: a registration from an address,
-    an upload by a user (refused ones too)."""
+    an upload by a user (kind "upload" once stored, "upload-refused" before that)."""
 
     __tablename__ = "throttle_events"
     __table_args__ = (Index("ix_throttle_events_kind_key_at", "kind", "key", "at"),)

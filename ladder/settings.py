@@ -181,8 +181,15 @@ class Settings:
     max_bot_bytes: int = _setting("MAX_BOT_BYTES", 512 * 1024, _int)
     max_unzipped_bytes: int = _setting("MAX_UNZIPPED_BYTES", 8 * 1024 * 1024, _int)
     max_zip_files: int = _setting("MAX_ZIP_FILES", 200, _int)
-    # Uploads per user per rolling hour, web and API together; refused ones count too.
+    # Uploads per user per rolling hour, web and API together, in two buckets: those
+    # stored (UPLOADS_PER_HOUR) and those refused for what was sent: a syntax error, a
+    # bad zip, an unknown game (REFUSED_UPLOADS_PER_HOUR, larger, so fixing a file by
+    # trial does not use up the day's uploads, while a flood of bad files stops). A try
+    # counts as refused until it is stored; when either bucket is full every upload is
+    # refused (429) until the oldest try in it is an hour old. A file over
+    # MAX_BOT_BYTES is refused before its content is read and counts in neither.
     uploads_per_hour: int = _setting("UPLOADS_PER_HOUR", 20, _int)
+    refused_uploads_per_hour: int = _setting("REFUSED_UPLOADS_PER_HOUR", 60, _int)
     # Rows per page in lists and in the API.
     page_size: int = _setting("PAGE_SIZE", 50, _int)
     # Seconds a shared page (front page, leaderboards, match lists) may be served from a

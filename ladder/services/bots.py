@@ -6,7 +6,7 @@ passing version replaces the active one at once (`activate`).
 
 Commands here flush but do not commit: the caller's unit of work does
 (`ladder.transactions`); `upload_version` alone owns its transactions (every try is
-counted, and committed, before the file is checked).
+counted, and committed, before the file is checked: as refused until it is stored).
 """
 
 from __future__ import annotations
@@ -14,20 +14,29 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
 from ladder import artifacts
 from ladder.broker import announce
-from ladder.errors import Conflict, Forbidden, NotFound, ServiceError, Superseded
+from ladder.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Superseded,
+    TooLarge,
+)
 from ladder.inputs import visible
 from ladder.models import (
     LIVE_VERSION_STATES,
     Bot,
     BotVersion,
     Rating,
+    ThrottleEvent,
     User,
     VersionState,
     VersionTest,
@@ -38,12 +47,14 @@ from ladder.models import (
 )
 from ladder.ranking import ratings
 from ladder.services import bot_changes, storage, throttle
-from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
+from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file, too_large
 from ladder.settings import Settings
 from ladder.tournaments.sprt import Hypotheses
 from ladder.transactions import unit_of_work
 
 UPLOAD_WINDOW = timedelta(hours=1)
+# The two buckets an upload try counts in (`throttle` events of one user's key).
+ACCEPTED, REFUSED = "upload", "upload-refused"
 
 
 def check_game(name: str) -> str:
@@ -68,15 +79,38 @@ def get_version(session: Session, version_id: int) -> BotVersion:
     return version
 
 
-def _count_upload(session: Session, user: User, per_hour: int) -> None:
-    """Count one upload try of `user`, refused ones too (RateLimited past UPLOADS_PER_HOUR).
+def _start_try(session: Session, settings: Settings, user: User) -> int:
+    """Count one upload try of `user` as refused (the event's id), unless a bucket is full.
 
-    Counted and checked under a row lock (`throttle`), so simultaneous uploads see
-    each other; counted before the file is checked, so bad files cost a try as well.
+    A try counts as refused until `_accept_try` moves it to the accepted bucket, so the
+    refused bucket also holds every try still being checked: simultaneous uploads, each
+    checking and counting under the same row lock (`throttle`), cannot all slip in
+    under REFUSED_UPLOADS_PER_HOUR. With either bucket full the try is refused (429,
+    naming that bucket) before its file is read, and is not counted.
     """
     now, key = utcnow(), str(user.id)
     with unit_of_work(session):
-        throttle.take(session, "upload", key, per_hour, UPLOAD_WINDOW, now, "uploads an hour")
+        throttle.lock(session, f"{ACCEPTED}:{key}")
+        limit, what = settings.refused_uploads_per_hour, "refused uploads an hour"
+        throttle.check(session, REFUSED, key, limit, UPLOAD_WINDOW, now, what)
+        limit, what = settings.uploads_per_hour, "accepted uploads an hour"
+        throttle.check(session, ACCEPTED, key, limit, UPLOAD_WINDOW, now, what)
+        event = throttle.record(session, REFUSED, key, now)
+        session.flush()
+        return event.id
+
+
+def _accept_try(session: Session, settings: Settings, user: User, event_id: int) -> None:
+    """Move the try `event_id` to the accepted bucket, under the lock, if it has room.
+
+    In the caller's unit of work that stores the version: both or neither. A try that
+    a simultaneous upload beat to the last accepted place is refused (429), and then
+    forgotten (`_forget_try`), as every 429 is."""
+    key = str(user.id)
+    throttle.lock(session, f"{ACCEPTED}:{key}")
+    limit, what = settings.uploads_per_hour, "accepted uploads an hour"
+    throttle.check(session, ACCEPTED, key, limit, UPLOAD_WINDOW, utcnow(), what)
+    session.execute(update(ThrottleEvent).where(ThrottleEvent.id == event_id).values(kind=ACCEPTED))
 
 
 def upload_version(
@@ -96,27 +130,43 @@ def upload_version(
     A `candidate` is tested against the bot's active version once validated, and made
     active on a `better` verdict if `promote` (`services.version_tests`).
 
-    Nothing is stored unless the file passes every check; every try counts toward
-    UPLOADS_PER_HOUR all the same. So it owns its transactions (its caller has no unit
-    open): the try is counted and committed first, then the version is stored, and its
-    validation announced, in a unit of its own.
+    Nothing is stored unless the file passes every check. A file over MAX_BOT_BYTES is
+    refused first (TooLarge, 413) and not counted; every other try counts, as refused
+    (REFUSED_UPLOADS_PER_HOUR) or, once stored, as accepted (UPLOADS_PER_HOUR). So it
+    owns its transactions (its caller has no unit open): the try is counted and
+    committed first, then the version is stored, its try moved to the accepted bucket
+    and its validation announced, in a unit of its own.
     """
-    _count_upload(session, user, settings.uploads_per_hour)
+    if len(data) > settings.max_bot_bytes:
+        raise TooLarge(too_large(filename, len(data), settings.max_bot_bytes), field="file")
+    event_id = _start_try(session, settings, user)
     check_game(game)
     name = (name or "").strip()
     if not (1 <= len(name) <= 60 and visible(name)):
         raise ServiceError(
-            "a bot name is 1 to 60 characters, without control or invisible characters"
+            "a bot name is 1 to 60 characters, without control or invisible characters",
+            field="name",
         )
     try:
         checked = check_bot_file(filename, data, UploadLimits.from_settings(settings))
     except BadUpload as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(str(exc), field="file") from None
+    try:
+        with unit_of_work(session):
+            _accept_try(session, settings, user, event_id)
+            version = _store_version(session, settings, user, game, name, filename, data, checked)
+            if candidate:
+                _request_test(session, settings, version, promote)
+            return version
+    except RateLimited:
+        _forget_try(session, event_id)
+        raise
+
+
+def _forget_try(session: Session, event_id: int) -> None:
+    """Uncount a try refused for the accepted bucket's sake only (in a unit of its own)."""
     with unit_of_work(session):
-        version = _store_version(session, settings, user, game, name, filename, data, checked)
-        if candidate:
-            _request_test(session, settings, version, promote)
-        return version
+        session.execute(delete(ThrottleEvent).where(ThrottleEvent.id == event_id))
 
 
 def _request_test(session: Session, settings: Settings, version: BotVersion, promote: bool):

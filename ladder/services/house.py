@@ -70,7 +70,9 @@ def seed_house_bots(session: Session, settings: Settings, password: str | None =
     """
     name = settings.house_user
     user = house_user(session, name, password)
-    unlimited = dataclasses.replace(settings, uploads_per_hour=10_000)
+    unlimited = dataclasses.replace(
+        settings, uploads_per_hour=10_000, refused_uploads_per_hour=10_000
+    )
     created = []
     for game in engine.game_names():
         for bot_name, path in house_files(game).items():

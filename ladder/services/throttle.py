@@ -51,10 +51,33 @@ def recent(session: Session, kind: str, key: str, since: datetime) -> tuple[int,
     ).one()
 
 
-def record(session: Session, kind: str, key: str, now: datetime) -> None:
+def record(session: Session, kind: str, key: str, now: datetime) -> ThrottleEvent:
     """Count one `kind` event of `key` (the caller commits), forgetting old ones."""
     session.execute(delete(ThrottleEvent).where(ThrottleEvent.at < now - KEEP))
-    session.add(ThrottleEvent(kind=kind, key=key[:64], at=now))
+    event = ThrottleEvent(kind=kind, key=key[:64], at=now)
+    session.add(event)
+    return event
+
+
+def check(
+    session: Session,
+    kind: str,
+    key: str,
+    limit: int,
+    window: timedelta,
+    now: datetime,
+    what: str,
+) -> None:
+    """Refuse when `key` has `limit` `kind` events in `window` (RateLimited "at most
+    {limit} {what}; try again in …", with the wait); count nothing. The caller holds
+    the key's lock (`lock`) to the end of its transaction."""
+    count, oldest = recent(session, kind, key, now - window)
+    if count >= limit:
+        assert oldest is not None  # counted, so there is an oldest
+        wait = seconds_until(oldest + window, now)
+        raise RateLimited(
+            f"at most {limit} {what}; try again in {in_words(wait)}", retry_after=wait
+        )
 
 
 def take(
@@ -67,17 +90,11 @@ def take(
     what: str,
 ) -> None:
     """Count one `kind` event of `key` under its lock, or refuse it past `limit` events in
-    `window` (RateLimited "at most {limit} {what}; try again in …", with the wait).
+    `window` (`check`).
 
     The caller's transaction holds the lock and commits the count."""
     lock(session, f"{kind}:{key}")
-    count, oldest = recent(session, kind, key, now - window)
-    if count >= limit:
-        assert oldest is not None  # counted, so there is an oldest
-        wait = seconds_until(oldest + window, now)
-        raise RateLimited(
-            f"at most {limit} {what}; try again in {in_words(wait)}", retry_after=wait
-        )
+    check(session, kind, key, limit, window, now, what)
     record(session, kind, key, now)
 
 

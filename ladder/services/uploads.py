@@ -4,6 +4,8 @@ The web process never imports or runs uploaded code: it reads the zip's
 directory, reads each member with a hard cap (declared sizes may lie), and
 parses `bot.py` with `ast` to report a syntax error early. Running the bot
 is the sandboxed validator's job.
+
+`too_large` words a file over MAX_BOT_BYTES the one way the site and the API say it.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import stat
 import zipfile
 import zlib
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import PurePosixPath, PureWindowsPath
 
+from ladder.inputs import visible
 from ladder.settings import Settings
+
+KIB, MIB = 1024, 1024 * 1024
 
 
 class BadUpload(ValueError):
@@ -53,7 +58,7 @@ def check_bot_file(filename: str, data: bytes, limits: UploadLimits) -> CheckedF
     if not data:
         raise BadUpload("the file is empty")
     if len(data) > limits.max_bytes:
-        raise BadUpload(f"the file is larger than the limit of {limits.max_bytes:,} bytes")
+        raise BadUpload(too_large(name, len(data), limits.max_bytes))
     lower = name.lower()
     if lower.endswith(".py"):
         kind = "py"
@@ -64,6 +69,27 @@ def check_bot_file(filename: str, data: bytes, limits: UploadLimits) -> CheckedF
     else:
         raise BadUpload("upload a .py file or a .zip archive with bot.py at its root")
     return CheckedFile(kind, len(data), hashlib.sha256(data).hexdigest())
+
+
+def size_in_words(size: int) -> str:
+    """`size` bytes as people read it: "900 bytes", "512 KiB", "1.2 MiB"."""
+    if size < KIB:
+        return f"{size:,} byte{'s' * (size != 1)}"
+    unit, scale = ("KiB", KIB) if size < MIB else ("MiB", MIB)
+    return f"{size / scale:,.1f}".removesuffix(".0") + f" {unit}"
+
+
+def too_large(filename: str, size: int | None, limit: int) -> str:
+    """What the site and the API say of a file over `limit`: "bot.zip is 1.2 MiB; the
+    limit is 512 KiB". `size` None: unknown (a body cut off while it was read)."""
+    name = PureWindowsPath(PurePosixPath(filename or "").name).name.strip()[:80]
+    what = name if name and visible(name) else "the file"
+    if size is None:
+        return f"{what} is larger than the limit of {size_in_words(limit)}"
+    said, allowed = size_in_words(size), size_in_words(limit)
+    if said == allowed:  # rounded alike (512 KiB and one byte): the bytes tell them apart
+        said, allowed = f"{size:,} bytes", f"{limit:,} bytes"
+    return f"{what} is {said}; the limit is {allowed}"
 
 
 def _check_source(what: str, data: bytes) -> None:

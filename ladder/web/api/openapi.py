@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ladder.models import MAX_ID
 from ladder.queries.replay_archive import DEFAULT_LIMIT, MAX_LIMIT
+from ladder.services.uploads import size_in_words
 from ladder.settings import Settings
 from ladder.web.api.schemas import binary, components, ref
 from ladder.web.paging import MAX_PAGE, MAX_PER_PAGE, default_per_page
@@ -135,14 +136,24 @@ def _paging(per_page: int) -> list[dict]:
 def _upload(settings: Settings) -> dict:
     """POST /versions: a multipart form with the file as a file part."""
     max_bytes, per_hour = settings.max_bot_bytes, settings.uploads_per_hour
+    refused = settings.refused_uploads_per_hour
+    in_words = size_in_words(max_bytes)
     about = (
-        f"The file is at most {max_bytes:,} bytes: a larger file, or a request body too large"
-        f" to hold one, is refused unread with 413. A zip may unpack to at most"
-        f" {settings.max_unzipped_bytes:,} bytes in at most"
+        f"The file is at most {max_bytes:,} bytes"
+        + (f" ({in_words})" if in_words != f"{max_bytes:,} bytes" else "")
+        + ": a larger one is 413 with the words the upload form shows"
+        f' (`"bot.zip is 1.2 MiB; the limit is {in_words}"`, `"field": "file"`),'
+        " whether the file was read or the request body was too large to read (then its"
+        " Content-Length is the size)."
+        f" A zip may unpack to at most {settings.max_unzipped_bytes:,} bytes in at most"
         f" {settings.max_zip_files} files; beyond that, or a file that is not a bot,"
-        f" is 400. Every try counts, refused ones too (not a 413): past {per_hour} tries in"
-        " a rolling hour a user gets 429 with Retry-After. The version is stored as"
-        " pending; a worker validates it and it becomes active or failed."
+        " is 400.\n\nTries are counted per user and rolling hour, web and API together,"
+        f" in two buckets: {per_hour} uploads stored, and {refused} refused for what was"
+        " sent (400: a syntax error, a bad zip, an unknown game or name), so fixing a file"
+        " by trial does not use up the stored ones. Past either, every upload is 429 naming"
+        " that limit, with Retry-After (a full refused bucket stops good files too). A"
+        " 413 or a 429 counts in neither. The version is stored as pending; a worker"
+        " validates it and it becomes active or failed."
     )
     form = {
         "type": "object",
@@ -181,8 +192,8 @@ def _upload(settings: Settings) -> dict:
                 413,
                 429,
                 e409="the bot of that name is retired, or a simultaneous upload won",
-                e413=f"the file is over {max_bytes:,} bytes",
-                e429=f"over {per_hour} upload tries an hour",
+                e413=f"the file is over {max_bytes:,} bytes: its size and the limit",
+                e429=f"over {per_hour} stored or {refused} refused uploads an hour",
             ),
         },
     }

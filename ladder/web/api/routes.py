@@ -12,6 +12,7 @@ from typing import cast
 
 from flask import Blueprint, Response, jsonify, redirect, request, stream_with_context, url_for
 from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
 
 import engine
 from ladder.errors import ServiceError
@@ -29,8 +30,10 @@ from ladder.web.api.bodies import json_body
 from ladder.web.api.openapi import document
 from ladder.web.boards.games import game_info, known_game
 from ladder.web.cache import keep_longer, keep_while, shared_data, shared_page
+from ladder.web.errors import respond
 from ladder.web.paging import MAX_PER_PAGE, default_per_page, int_arg, page_arg
 from ladder.web.replays import caching
+from ladder.web.uploads import read_bot_file, refused_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -39,10 +42,6 @@ OCTET_STREAM = "application/octet-stream"
 
 class Unauthorized(ServiceError):
     status = 401
-
-
-class TooLarge(ServiceError):
-    status = 413
 
 
 def _token_user():
@@ -270,18 +269,16 @@ def _since_arg():
 @bp.post("/versions")
 def upload():
     user = _required_user()
-    upload = request.files.get("file")
+    upload = request.files.get("file")  # a body over MAX_CONTENT_LENGTH: _body_too_large
     if upload is None:
-        raise ServiceError("send the bot as a multipart form field 'file'")
-    limit = app_settings().max_bot_bytes
-    data = upload.stream.read(limit + 1)
-    # Too many bytes is a 413, as a body over MAX_CONTENT_LENGTH is (refused before the
-    # view); neither counts as an upload try. What the bytes say is the service's (400).
-    if len(data) > limit:
-        raise TooLarge(f"the file is larger than the limit of {limit:,} bytes")
+        raise ServiceError("send the bot as a multipart form field 'file'", field="file")
+    settings = app_settings()
+    # A file over MAX_BOT_BYTES is a 413 (the site's words, `web.uploads`), counted in
+    # neither hourly bucket; what the bytes say is the service's (400, counted).
+    data = read_bot_file(upload, settings.max_bot_bytes)
     created = bots.upload_version(
         db.session,
-        app_settings(),
+        settings,
         user,
         request.form.get("game", ""),
         request.form.get("name", ""),
@@ -291,6 +288,15 @@ def upload():
         promote=_flag("promote", True),
     )
     return jsonify(queries.version_summary(created, True)), 201
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _body_too_large(exc: RequestEntityTooLarge):
+    """A body over MAX_CONTENT_LENGTH, refused unread: an upload's says what the upload
+    form says (the file's name and size, the limit)."""
+    if request.endpoint != "api.upload":
+        return respond(413)
+    return respond(413, refused_body(app_settings().max_bot_bytes).message, "file")
 
 
 FLAGS = {

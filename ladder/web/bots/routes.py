@@ -1,7 +1,9 @@
 """Bot views: thin wrappers over `services.bots` and `queries.boards`.
 
 A view that changes state is one unit of work (`ladder.transactions`); an upload
-owns its transactions (every try counts) and is called outside one.
+owns its transactions (every try counts) and is called outside one. A file over the
+size limit shows the upload form again, whether the view caught it or Flask refused
+the whole body before any view (`web.uploads`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import io
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -19,6 +22,7 @@ from flask import (
 )
 from flask_login import current_user, login_required
 from sqlalchemy import select
+from werkzeug.exceptions import RequestEntityTooLarge
 
 import engine
 from ladder.errors import Forbidden, ServiceError
@@ -30,20 +34,28 @@ from ladder.queries import tables as table_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import bots, triage, version_tests
+from ladder.services.uploads import size_in_words, too_large
 from ladder.transactions import unit_of_work
 from ladder.web.boards import charts
 from ladder.web.bots.forms import PromoteForm, ResumeForm, RetireForm, UploadForm
 from ladder.web.cache import keep_while, shared_page
+from ladder.web.errors import respond
 from ladder.web.matches.forms import ChallengeForm
 from ladder.web.matches.routes import opponent_choices
 from ladder.web.tables.forms import HumanPlayForm
+from ladder.web.uploads import read_bot_file, refused_body
 
 bp = Blueprint("bots", __name__)
 
 
-def _read_upload(storage, limit: int) -> bytes:
-    """The uploaded bytes, reading at most one byte past the limit."""
-    return storage.stream.read(limit + 1)
+def _form_page(form: UploadForm, status: int = 200, headers: dict[str, str] | None = None):
+    settings = app_settings()
+    limits = {
+        "size": size_in_words(settings.max_bot_bytes),
+        "accepted": settings.uploads_per_hour,
+        "refused": settings.refused_uploads_per_hour,
+    }
+    return render_template("bots/upload.html", form=form, limits=limits), status, headers or {}
 
 
 @bp.route("/bots/upload", methods=["GET", "POST"])
@@ -57,8 +69,12 @@ def upload():
         if bot is not None and bot.owner_id == current_user.id:
             form.game.data, form.name.data = bot.game, bot.name
     status, headers = 200, dict[str, str]()
+    refused_bytes = whole_number(request.args.get("refused_bytes"))
+    if request.method == "GET" and (refused_bytes or 0) > app_settings().max_bot_bytes:
+        # nginx's answer to a body over its own limit (deploy/nginx): the form, and why.
+        form.file.errors = [too_large("", refused_bytes, app_settings().max_bot_bytes)]
+        status = 413
     if form.validate_on_submit():
-        data = _read_upload(form.file.data, app_settings().max_bot_bytes)
         try:
             version = bots.upload_version(
                 db.session,
@@ -67,12 +83,15 @@ def upload():
                 form.game.data,
                 form.name.data,
                 form.file.data.filename or "",
-                data,
+                read_bot_file(form.file.data, app_settings().max_bot_bytes),
                 candidate=form.candidate.data,
                 promote=form.promote.data,
             )
         except ServiceError as exc:
-            form.file.errors.append(str(exc))
+            # Under the field it refuses (game, name); the file and the hourly limits
+            # under the file.
+            target = form[exc.field] if exc.field in ("game", "name") else form.file
+            target.errors.append(str(exc))
             status, headers = exc.status, getattr(exc, "headers", {})
         else:
             then = " and its test against the active version" if form.candidate.data else ""
@@ -80,7 +99,23 @@ def upload():
             return redirect(url_for("bots.bot", bot_id=version.bot_id))
     elif form.is_submitted():
         status = 400
-    return render_template("bots/upload.html", form=form), status, headers
+    return _form_page(form, status, headers)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _body_too_large(exc: RequestEntityTooLarge):
+    """A body over MAX_CONTENT_LENGTH, refused before any view: on the upload form, the
+    form again with the file's size and the limit under the file, and the fields sent
+    before it kept (nothing was counted or stored)."""
+    if request.endpoint != "bots.upload":
+        return respond(413)
+    if not current_user.is_authenticated:
+        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined]
+    refused = refused_body(app_settings().max_bot_bytes)
+    form = UploadForm(formdata=refused.fields)
+    form.game.choices = engine.game_names()
+    form.file.errors = [refused.message]
+    return _form_page(form, 413)
 
 
 @bp.get("/bots/mine")

@@ -110,6 +110,8 @@ def proxied(tmp_path):
             "SECRET_KEY": "stand-in",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'ladder.sqlite3'}",
             "PROXY_HOPS": 1,
+            # The upload form without an account (its page needs no database then).
+            "LOGIN_DISABLED": True,
         }
     )
     app.add_url_rule("/test-echo", "test_echo", echo, methods=["GET", "POST"])
@@ -194,3 +196,13 @@ def test_an_oversized_body_stops_at_nginx(proxied):
     # Refused on its Content-Length alone, before a byte of it is read or passed on.
     status, _, _ = https(secure, "POST", "/test-echo", {"Content-Length": str(2 << 20)})
     assert status == 413
+
+
+def test_an_upload_form_over_nginxs_limit_comes_back_with_the_size_and_the_limit(proxied):
+    _, secure = proxied
+    headers = {"Content-Length": str(3 << 20), "Content-Type": "multipart/form-data; boundary=zz"}
+    status, answered, body = https(secure, "POST", "/bots/upload", headers)
+    assert status == 413 and answered["Content-Type"].startswith("text/html")
+    page = body.decode()
+    assert '<div class="error">the file is 3 MiB; the limit is 512 KiB</div>' in page
+    assert "<h1>Upload a bot</h1>" in page

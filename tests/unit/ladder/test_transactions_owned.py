@@ -35,8 +35,10 @@ OWNERS = {
     " whose throttle commits first",
     ("accounts", "_touch"): "the login path's touch (`session_user` last_seen,"
     " `user_for_token` last_used) runs before any unit is open, in Flask-Login's loader",
-    ("bots", "_count_upload"): "every upload try counts, refused ones too, committed before"
-    " the file is checked",
+    ("bots", "_start_try"): "every upload try counts, as refused until it is stored,"
+    " committed before the file is checked",
+    ("bots", "_forget_try"): "a try that lost the last accepted place to a simultaneous"
+    " upload is uncounted after its unit rolled back, as every 429 is",
     ("bots", "upload_version"): "the try is counted in a transaction of its own first",
     ("house", "house_user"): "an account made at the same moment by another `ladder house`"
     " ends only this transaction, then the name is looked up again",
@@ -162,7 +164,7 @@ def test_a_login_failure_is_committed_before_the_password_is_checked(session, co
 def test_a_refused_upload_is_counted_and_committed(session, config, alice):
     with pytest.raises(ServiceError):
         bots.upload_version(session, config, alice, "toyrace", "b", "bot.py", b"def (")
-    assert committed_count(config, ThrottleEvent, ThrottleEvent.kind == "upload") == 1
+    assert committed_count(config, ThrottleEvent, ThrottleEvent.kind == "upload-refused") == 1
     assert committed_count(config, BotVersion) == 0
 
 

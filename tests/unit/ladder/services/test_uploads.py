@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file
+from ladder.services.uploads import BadUpload, UploadLimits, check_bot_file, too_large
 
 LIMITS = UploadLimits(max_bytes=64 * 1024, max_unzipped_bytes=256 * 1024, max_files=10)
 GOOD = b"def act(view, legal):\n    return legal[0]\n"
@@ -49,7 +49,7 @@ def test_good_files_are_accepted(filename, data, kind):
         ("", GOOD, "choose a file"),
         ("bot.py", b"", "empty"),
         ("bot.js", GOOD, "upload a .py file"),
-        ("bot.py", b"#" * (64 * 1024 + 1), "larger than the limit of 65,536 bytes"),
+        ("bot.py", b"#" * (64 * 1024 + 1), "bot.py is 65,537 bytes; the limit is 65,536 bytes"),
         ("bot.py", b"\xff\xfe act", "not UTF-8"),
         ("bot.py", b"def act(view, legal)\n    pass\n", "syntax error on line 1"),
         ("bot.py", b"def choose(view, legal):\n    return legal[0]\n", "does not define act"),
@@ -126,3 +126,28 @@ def corrupt_zip(method: int, skip: int) -> bytes:
 def test_a_corrupt_compressed_stream_is_refused_with_a_reason(method, skip):
     with pytest.raises(BadUpload, match=r"the zip entry 'bot\.py' cannot be read"):
         check_bot_file("b.zip", corrupt_zip(method, skip), LIMITS)
+
+
+@pytest.mark.parametrize(
+    ("filename", "size", "limit", "words"),
+    [
+        ("bot.zip", 1_258_291, 512 * 1024, "bot.zip is 1.2 MiB; the limit is 512 KiB"),
+        ("bot.py", 700 * 1024, 512 * 1024, "bot.py is 700 KiB; the limit is 512 KiB"),
+        ("b.py", 1001, 1000, "b.py is 1,001 bytes; the limit is 1,000 bytes"),
+        # Sizes that round alike are told in bytes, so the file never looks within the limit.
+        (
+            "bot.py",
+            512 * 1024 + 1,
+            512 * 1024,
+            "bot.py is 524,289 bytes; the limit is 524,288 bytes",
+        ),
+        # The name the browser sent, without its folders; a name that hides text is not shown.
+        ("C:\\Users\\me\\bot.py", 2048, 1024, "bot.py is 2 KiB; the limit is 1 KiB"),
+        ("src/bot.py", 2048, 1024, "bot.py is 2 KiB; the limit is 1 KiB"),
+        ("evil\u202eyp.zip", 2048, 1024, "the file is 2 KiB; the limit is 1 KiB"),
+        ("", 2048, 1024, "the file is 2 KiB; the limit is 1 KiB"),
+        ("bot.py", None, 512 * 1024, "bot.py is larger than the limit of 512 KiB"),
+    ],
+)
+def test_a_file_over_the_limit_is_told_with_its_size_and_the_limit(filename, size, limit, words):
+    assert too_large(filename, size, limit) == words

@@ -23,7 +23,7 @@ from tests.unit.ladder.conftest import BOT_SOURCE, make_active_bot, make_user, o
 
 @pytest.fixture
 def api_schema(app, world):
-    override_settings(app, UPLOADS_PER_HOUR=10_000)
+    override_settings(app, UPLOADS_PER_HOUR=10_000, REFUSED_UPLOADS_PER_HOUR=10_000)
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 
 
@@ -205,7 +205,9 @@ def test_filter_matches_by_bot(client, world, session, config):
 
 
 def test_served_document_is_the_one_tested(app, client):
-    override_settings(app, PAGE_SIZE=20, MAX_BOT_BYTES=1000)
+    override_settings(
+        app, PAGE_SIZE=20, MAX_BOT_BYTES=1000, UPLOADS_PER_HOUR=7, REFUSED_UPLOADS_PER_HOUR=21
+    )
     served = client.get("/api/v1/openapi.json").get_json()
     assert served == document(engine.game_names(), app_settings(app))
     assert "toyrace" in served["components"]["schemas"]["GameName"]["enum"]
@@ -216,7 +218,13 @@ def test_served_document_is_the_one_tested(app, client):
         "page": 1,
         "per_page": 20,
     }
-    assert "at most 1,000 bytes" in served["paths"]["/versions"]["post"]["description"]
+    upload = served["paths"]["/versions"]["post"]
+    assert "at most 1,000 bytes:" in upload["description"]
+    # Both hourly buckets, by the site's own numbers.
+    assert "7 uploads stored, and 21 refused for what was sent" in upload["description"]
+    assert upload["responses"]["429"]["description"] == (
+        "over 7 stored or 21 refused uploads an hour"
+    )
 
 
 def test_per_page_defaults_to_the_documented_page_size(app, client, world):
@@ -245,7 +253,7 @@ schema = schemathesis.openapi.from_dict(
 )
 def test_api_conforms_to_its_openapi_document(case, app, world):
     """schemathesis: generated calls (with a valid token) get documented answers."""
-    override_settings(app, UPLOADS_PER_HOUR=10_000)
+    override_settings(app, UPLOADS_PER_HOUR=10_000, REFUSED_UPLOADS_PER_HOUR=10_000)
     excluded = []
     if case.method == "POST":
         # Whether a file is a Python bot, or a table fits a game's player count, is beyond

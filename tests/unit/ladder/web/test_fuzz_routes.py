@@ -87,6 +87,7 @@ def site(tmp_path_factory, migrated_template):
         STARTER_DIR=str(tmp / "starter"),
         # Limits are not under test here; a 429 is fine, but runs should reach the views.
         UPLOADS_PER_HOUR=100_000,
+        REFUSED_UPLOADS_PER_HOUR=100_000,
         REGISTRATIONS_PER_HOUR=100_000,
         CHALLENGES_PER_HOUR=100_000,
         CHALLENGES_IN_FLIGHT=100_000,
