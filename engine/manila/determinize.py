@@ -99,7 +99,7 @@ def _schedule(state: ManilaState, view: dict, legal: list[Action] | None) -> Non
         raise ValueError("the view's rolls do not match its place in the voyage")
 
 
-def _nth_roll(steps: list[str], k: int) -> int:
+def _nth_roll(steps: tuple[str, ...], k: int) -> int:
     return [i for i, s in enumerate(steps) if s == "roll"][k - 1]
 
 
