@@ -3,8 +3,7 @@
 A legal list is a few list operations on shared dicts instead of a dict built per
 action per decision. The shared dicts never leave the engine: `legal_actions()`
 hands out copies and the history keeps a copy of the one applied, so no caller
-can edit them. Actions rarely offered (boarding, pilots, plunder) are built when
-asked for.
+can edit them. Actions rarely offered (boarding, plunder) are built when asked for.
 """
 
 from __future__ import annotations
@@ -24,22 +23,48 @@ BIDS = [{"type": "bid", "amount": a} for a in range(BID_TABLE)]
 BUY = {g: {"type": "buy", "good": g} for g in D.GOODS}
 MORTGAGE = {g: {"type": "mortgage", "good": g} for g in D.GOODS}
 REDEEM = {g: {"type": "redeem", "good": g} for g in D.GOODS}
+# In the order of GOODS, as the legal list offers them (and as a seat's shares are kept).
+MORTGAGES = tuple(MORTGAGE.values())
+REDEEMS = tuple(REDEEM.values())
 
 LOADS = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
 
 PLACE_BOAT = {g: {"type": "place", "space": "boat", "good": g} for g in D.GOODS}
-# (space, cost, action) in the order the legal list offers the spaces.
-SPACE_OFFERS = tuple(
-    (space, D.SPACE_COST[space], {"type": "place", "space": space}) for space in D.SPACES
-)
+# Placements on the spaces other than boat seats, in the order of SPACES (as offered).
+PLACE_SPACE = tuple({"type": "place", "space": space} for space in D.SPACES)
+PIRATE_AT = D.SPACES.index("pirate")  # a state keeps the other spaces in this order
+DEAREST_SPACE = max(D.SPACE_COST.values())
+# For a seat that can raise less than the dearest space: which spaces it can afford.
+AFFORDABLE = [
+    tuple(D.SPACE_COST[space] <= cap for space in D.SPACES) for cap in range(DEAREST_SPACE)
+]
+
+# Pilot moves: none, one boat by (good, steps), or two boats by ((good, ±1), (good, ±1)).
+PILOT_NONE: dict = {"type": "pilot", "moves": []}
+PILOT_ONE: dict[tuple, dict] = {
+    (g, s): {"type": "pilot", "moves": [{"good": g, "steps": s}]}
+    for g in D.GOODS
+    for s in (1, -1, 2, -2)
+}
+PILOT_TWO: dict[tuple, dict] = {
+    ((g1, s1), (g2, s2)): {
+        "type": "pilot",
+        "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}],
+    }
+    for g1 in D.GOODS
+    for g2 in D.GOODS
+    if g1 != g2
+    for s1 in (1, -1)
+    for s2 in (1, -1)
+}
 
 
 def bids(low: int, high: int) -> list[dict]:
-    """The bids from `low` to `high` pesos, in order."""
+    """Pass, then the bids from `low` to `high` pesos, in order (a new list)."""
     if high < BID_TABLE:
-        return BIDS[low : high + 1]
+        return [PASS, *BIDS[low : high + 1]]
     more = [{"type": "bid", "amount": a} for a in range(max(low, BID_TABLE), high + 1)]
-    return BIDS[low:] + more
+    return [PASS, *BIDS[low:], *more]
 
 
 def _starts(loaded: tuple[str, ...]) -> list[dict]:
@@ -71,7 +96,7 @@ def handed_out(phase: str, legal: list[dict]) -> list[dict]:
     if phase == "start":
         return [{"type": "start", "positions": dict(a["positions"])} for a in legal]
     if phase == "pilot":
-        return [{"type": "pilot", "moves": [dict(m) for m in a["moves"]]} for a in legal]
+        return [{"type": "pilot", "moves": list(map(dict.copy, a["moves"]))} for a in legal]
     if phase == "load":
         return [{"type": "load", "goods": list(a["goods"])} for a in legal]
-    return list(map(dict, legal))
+    return list(map(dict.copy, legal))

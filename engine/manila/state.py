@@ -13,7 +13,9 @@ records and the generator's draws are exactly those of the plain version.
 
 from __future__ import annotations
 
-from itertools import combinations
+from collections.abc import Iterable
+from itertools import combinations, compress, repeat
+from operator import and_, is_
 from typing import Any
 
 from engine.core import Action, IllegalAction, State
@@ -32,12 +34,20 @@ MONEY_PHASES = frozenset({"auction", "buy", "place"})
 NESTED_PHASES = frozenset({"load", "start", "pilot"})
 # Phases where a seat on move is left to decide (the others wait for the schedule).
 CHOOSING_PHASES = frozenset({"buy", "load", "start"})
+# Phases whose decision hands the move on to the schedule (`_advance`); after a bid,
+# a purchase or a load the next decision is known at once.
+SCHEDULED_AFTER = frozenset({"start", "place", "board", "pilot", "plunder"})
 
 # A voyage's schedule. Manila: with 3 players two placement rounds come before the first roll.
 STEPS_3 = ("place", "place", "roll", "place", "roll", "place", "pilots", "roll", "settle")
 STEPS = STEPS_3[1:]
 SEAT_COUNT = {g: len(costs) for g, costs in D.SEAT_COSTS.items()}
+# A boat's seat costs, then one no capacity reaches (the boat is full).
+SEAT_OR_FULL = {g: (*costs, 1 << 62) for g, costs in D.SEAT_COSTS.items()}
+# The spaces a voyage starts with free (the pirate ship is kept apart, in `pirates`).
+SPACE_KEYS = tuple(s for s in D.SPACES if s != "pirate")
 NO_SPACE = 1 << 30  # the cost of the cheapest free space when none is left
+MAX_COST = max(*D.SPACE_COST.values(), *(c for costs in D.SEAT_COSTS.values() for c in costs))
 
 
 class ManilaState(State):
@@ -129,7 +139,7 @@ class ManilaState(State):
         self.crew: dict[str, list[int]] = {}
         self.boarded: dict[str, list[int]] = {}
         self.berth: dict[str, str | None] = {}  # good -> harbour/shipyard space it went to
-        self.spaces: dict[str, int | None] = {s: None for s in D.SPACES if s != "pirate"}
+        self.spaces: dict[str, int | None] = dict.fromkeys(SPACE_KEYS)
         self.pirates: list[int] = []  # [captain (bow), stern] still on the pirate ship
         self.accomplices = [D.ACCOMPLICES[n]] * n
         self.passed = [False] * n
@@ -142,6 +152,12 @@ class ManilaState(State):
         self.step = -1
         self.round_order: list[int] = []
         self._events.append((E.VOYAGE, "voyage", self.voyage, previous))
+
+    def _after_setup(self) -> None:
+        """Keep the order the legal lists rely on: shares by GOODS, spaces by SPACES."""
+        self.held = [_ordered(h, D.GOODS) for h in self.held]
+        self.mortgaged = [_ordered(m, D.GOODS) for m in self.mortgaged]
+        self.spaces = _ordered(self.spaces, D.SPACES)
 
     # -- the fixed API -----------------------------------------------------------
     def current_player(self) -> int | None:
@@ -157,7 +173,10 @@ class ManilaState(State):
         legal = self._legal_cache
         if legal is None:
             legal = self._legal_cache = self._legal_actions()
-        return A.handed_out(self.phase, legal)
+        phase = self.phase
+        if phase in NESTED_PHASES:
+            return A.handed_out(phase, legal)
+        return list(map(dict.copy, legal))
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
@@ -186,7 +205,20 @@ class ManilaState(State):
         self._legal_cache = None
         self._seen[seat] = len(self._events)
         self.history.append((seat, action))
-        self._apply(action)
+        # The rules (`State._apply`), written out here: a playout applies thousands.
+        kind = action["type"]
+        if kind == "mortgage":
+            self._mortgage(seat, action["good"])
+            return  # the same decision goes on
+        if kind == "redeem":
+            good = action["good"]
+            self.mortgaged[seat][good] -= 1
+            self.held[seat][good] += 1
+            self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
+            return
+        _DO[phase](self, seat, action)
+        if phase in SCHEDULED_AFTER:
+            self._advance()
 
     def clone(self) -> ManilaState:
         """An independent copy for search (see `State.clone`), each field copied by its shape."""
@@ -259,18 +291,29 @@ class ManilaState(State):
 
     def _raise_cash(self, seat: int, amount: int) -> None:
         """Mortgage shares (cheapest market value first) until `seat` has `amount`."""
+        held, prices = self.held[seat], self.prices
         while self.cash[seat] < amount:
-            goods = [g for g in D.GOODS if self.held[seat][g]]
-            if not goods:
+            cheapest = None
+            for good in D.GOODS:  # the first of the lowest price, in the order of GOODS
+                if held[good] and (cheapest is None or prices[good] < prices[cheapest]):
+                    cheapest = good
+            if cheapest is None:
                 return
-            self._mortgage(seat, min(goods, key=lambda g: self.prices[g]), forced=True)
+            self._mortgage(seat, cheapest, forced=True)
 
     def _pay(self, seat: int, amount: int, payee, reason: str) -> int:
         """Pay, mortgaging when short; pays all it can and returns the amount paid."""
-        if self.cash[seat] < amount:
+        cash = self.cash
+        if cash[seat] < amount:
             self._raise_cash(seat, amount)
-            amount = min(amount, self.cash[seat])
-        self._transfer(seat, payee, amount, reason)
+            amount = min(amount, cash[seat])
+        if amount > 0:  # `_transfer` written out
+            cash[seat] -= amount
+            if payee == "bank":
+                self.bank += amount
+            else:
+                cash[payee] += amount
+            self._events.append((E.PAY, "pay", seat, payee, amount, reason))
         return amount
 
     # -- legal actions ---------------------------------------------------------
@@ -283,34 +326,37 @@ class ManilaState(State):
         if phase == "place":
             acts = self._placements(seat)
         elif phase == "auction":
-            acts = [A.PASS, *A.bids(self.high_bid + 1, self.capacity(seat))]
+            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+            if cap < A.BID_TABLE:
+                acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+            else:
+                acts = A.bids(self.high_bid + 1, cap)
         elif phase == "buy":
             acts = [A.PASS]
-            cap = self.capacity(seat)
+            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
             supply = self.supply
             acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
         elif phase == "load":
-            acts = A.LOADS
+            return A.LOADS
         elif phase == "start":
-            acts = A.starts(self.loaded)
+            return A.starts(self.loaded)
         elif phase == "board":
-            acts = self._board_actions()
+            return self._board_actions()
         elif phase == "pilot":
-            acts = self._pilot_actions(self.queue[0][2])
+            return self._pilot_actions(self.queue[0][2])
         elif phase == "plunder":
             good = self.queue[0][2]
-            acts = [
+            return [
                 {"type": "plunder", "good": good, "to": "harbour"},
                 {"type": "plunder", "good": good, "to": "shipyard"},
             ]
         else:  # pragma: no cover - every phase with a player on move is listed above
             raise AssertionError(phase)
-        if phase in MONEY_PHASES:
-            held = self.held[seat]
-            acts += [A.MORTGAGE[g] for g in D.GOODS if held[g]]
-            if self.cash[seat] >= D.REDEEM_COST:
-                mortgaged = self.mortgaged[seat]
-                acts += [A.REDEEM[g] for g in D.GOODS if mortgaged[g]]
+        # Auction, buy and place: the player on move may also mortgage or redeem a share
+        # (a seat's shares are counted in the order of GOODS, see `_after_setup`).
+        acts += compress(A.MORTGAGES, self.held[seat].values())
+        if self.cash[seat] >= D.REDEEM_COST:
+            acts += compress(A.REDEEMS, self.mortgaged[seat].values())
         return acts
 
     def share_cost(self, good: str) -> int:
@@ -331,24 +377,28 @@ class ManilaState(State):
 
     def _placements(self, seat: int) -> list[dict]:
         """Pass, then every boat seat and space `seat` may take."""
-        cap = self.capacity(seat)
-        boats = self._open_boats()
+        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        acts = [A.PASS]
+        berth, crew = self.berth, self.crew
         if cap == 0 and not self._v1_stowaways:
             # Manila, «Polizones»: with no money and no share to borrow on, a player
             # may place only as a stowaway on a free boat seat, at no cost.
-            return [A.PASS, *(A.PLACE_BOAT[g] for g in boats)]
-        crew, spaces, pirates = self.crew, self.spaces, len(self.pirates)
-        acts = [A.PASS]
-        acts += [A.PLACE_BOAT[g] for g in boats if D.SEAT_COSTS[g][len(crew[g])] <= cap]
-        acts += [
-            offer
-            for space, cost, offer in A.SPACE_OFFERS
-            if cost <= cap and (pirates < 2 if space == "pirate" else spaces[space] is None)
-        ]
+            return acts + [A.PLACE_BOAT[g] for g in self._open_boats()]
+        for good in self.loaded:
+            if berth[good] is None and SEAT_OR_FULL[good][len(crew[good])] <= cap:
+                acts.append(A.PLACE_BOAT[good])
+        # Which spaces are free, in the order of SPACES (`spaces` keeps it, less the
+        # pirate ship, which has two places); then which of them the seat can afford.
+        free = list(map(is_, self.spaces.values(), repeat(None)))
+        free.insert(A.PIRATE_AT, len(self.pirates) < 2)
+        offered: Iterable[bool] = free
+        if cap < A.DEAREST_SPACE:
+            offered = map(and_, free, A.AFFORDABLE[cap])
+        acts += compress(A.PLACE_SPACE, offered)
         if len(acts) == 1:
             # Manila: a player who can afford nothing may stow away on a free boat
             # seat, paying all his cash.
-            acts += [A.PLACE_BOAT[g] for g in boats]
+            acts += [A.PLACE_BOAT[g] for g in self._open_boats()]
         return acts
 
     def _board_actions(self) -> list[dict]:
@@ -369,48 +419,21 @@ class ManilaState(State):
         return acts
 
     def _pilot_actions(self, pilot: str | None) -> list[dict]:
-        boats = [g for g in self.loaded if self.berth[g] is None]
-        acts: list[dict] = [{"type": "pilot", "moves": []}]
-
-        def ok(good: str, steps: int) -> bool:
-            return self.position[good] + steps >= 0  # never below space 0
-
-        singles = [(g, s) for g in boats for s in (1, -1) if ok(g, s)]
-        acts += [{"type": "pilot", "moves": [{"good": g, "steps": s}]} for g, s in singles]
+        position, berth = self.position, self.berth
+        boats = [g for g in self.loaded if berth[g] is None]
+        # One boat one space either way (never below space 0); the large pilot may
+        # also move one boat two spaces, or two boats one space each.
+        singles = [(g, s) for g in boats for s in (1, -1) if position[g] + s >= 0]
+        acts: list[dict] = [A.PILOT_NONE]
+        acts += [A.PILOT_ONE[move] for move in singles]
         if pilot == "large_pilot":
+            acts += [A.PILOT_ONE[(g, s)] for g in boats for s in (2, -2) if position[g] + s >= 0]
             acts += [
-                {"type": "pilot", "moves": [{"good": g, "steps": s}]}
-                for g in boats
-                for s in (2, -2)
-                if ok(g, s)
+                A.PILOT_TWO[pair] for pair in combinations(singles, 2) if pair[0][0] != pair[1][0]
             ]
-            for (g1, s1), (g2, s2) in combinations(singles, 2):
-                if g1 != g2:
-                    acts.append(
-                        {
-                            "type": "pilot",
-                            "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}],
-                        }
-                    )
         return acts
 
     # -- applying actions ------------------------------------------------------
-    def _apply(self, action: Action) -> None:
-        kind = action["type"]
-        seat = self.turn
-        assert seat is not None  # applied only while a seat is on move
-        if kind == "mortgage":
-            self._mortgage(seat, action["good"])
-            return  # the same decision goes on
-        if kind == "redeem":
-            good = action["good"]
-            self.mortgaged[seat][good] -= 1
-            self.held[seat][good] += 1
-            self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
-            return
-        _DO[self.phase](self, seat, action)
-        self._advance()
-
     def _do_auction(self, seat: int, action: dict) -> None:
         active = self.auction_active
         i = active.index(seat)
@@ -499,7 +522,9 @@ class ManilaState(State):
         (manila-2); otherwise only when every free space costs more than he can
         raise (then he pays all his cash).
         """
-        cap = self.capacity(seat)
+        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        if cap >= MAX_COST:
+            return False  # no space costs more, and the boat he takes is free
         return (cap == 0 and not self._v1_stowaways) or cap < self._cheapest_cost()
 
     def _cheapest_cost(self) -> int:
@@ -653,7 +678,15 @@ class ManilaState(State):
         return view.hidden_variant(self, seat, seed)
 
 
-# What each phase's decision does (`_apply`); mortgage and redeem come first.
+def _ordered(fields: dict, order: tuple[str, ...]) -> dict:
+    """`fields` with the keys named in `order` first, in that order."""
+    return {
+        **{key: fields[key] for key in order if key in fields},
+        **{key: value for key, value in fields.items() if key not in order},
+    }
+
+
+# What each phase's decision does (`apply`); mortgage and redeem come first.
 _DO = {
     "auction": ManilaState._do_auction,
     "buy": ManilaState._do_buy,
