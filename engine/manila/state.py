@@ -488,17 +488,32 @@ class ManilaState(State):
             return
         space = action["space"]
         self.accomplices[seat] -= 1
+        cash = self.cash
         if space == "boat":
             good = action["good"]
-            if self._is_stowaway(seat):
-                self._transfer(seat, "bank", self.cash[seat], "stowaway")
+            crew = self.crew[good]
+            # With cash for any space or seat he is no stowaway (`_is_stowaway`).
+            if cash[seat] < MAX_COST and self._is_stowaway(seat):
+                self._transfer(seat, "bank", cash[seat], "stowaway")
                 self._events.append((E.PLACED_STOWAWAY, "placed", seat, "boat", good, True))
             else:
-                self._pay(seat, self.seat_cost(good), "bank", "placement")
+                cost = D.SEAT_COSTS[good][len(crew)]
+                if cash[seat] >= cost:  # `_pay` without the need to mortgage
+                    cash[seat] -= cost
+                    self.bank += cost
+                    self._events.append((E.PAY, "pay", seat, "bank", cost, "placement"))
+                else:
+                    self._pay(seat, cost, "bank", "placement")
                 self._events.append((E.PLACED_BOAT, "placed", seat, "boat", good))
-            self.crew[good].append(seat)
+            crew.append(seat)
             return
-        self._pay(seat, D.SPACE_COST[space], "bank", "placement")
+        cost = D.SPACE_COST[space]
+        if 0 < cost <= cash[seat]:  # `_pay` without the need to mortgage
+            cash[seat] -= cost
+            self.bank += cost
+            self._events.append((E.PAY, "pay", seat, "bank", cost, "placement"))
+        else:
+            self._pay(seat, cost, "bank", "placement")
         if space == "pirate":
             self.pirates.append(seat)
         else:
@@ -590,8 +605,15 @@ class ManilaState(State):
                     self.queue.pop(0)  # nothing to decide: skip this pirate or pilot
                     continue
                 return
-            if phase == "place" and self._next_placer():
-                return
+            if phase == "place":
+                # The next player of this round who may still place gets the move.
+                order, passed, left = self.round_order, self.passed, self.accomplices
+                while order:
+                    seat = order.pop(0)
+                    if not passed[seat] and left[seat] > 0:
+                        self.turn = seat
+                        return
+                self.turn = None
             self.step += 1
             step = self.steps[self.step]
             if step == "place":
@@ -622,17 +644,6 @@ class ManilaState(State):
         self.phase = "place"
         self.round_order = [(self.harbour_master + i) % n for i in range(n)]
         self.turn = None
-
-    def _next_placer(self) -> bool:
-        """Give the move to the next player of this round who may still place."""
-        order, passed, left = self.round_order, self.passed, self.accomplices
-        while order:
-            seat = order.pop(0)
-            if not passed[seat] and left[seat] > 0:
-                self.turn = seat
-                return True
-        self.turn = None
-        return False
 
     def _roll(self) -> None:
         self.phase = "roll"
