@@ -43,8 +43,13 @@ class Rng:
         if n <= 0:
             raise ValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
+        mask = self._MASK
         while True:
-            r = self._next()
+            # `_next` written out: search rolls dice in every playout.
+            x = self._x = (self._x + 0x9E3779B97F4A7C15) & mask
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+            r = x ^ (x >> 31)
             if r < limit:
                 return r % n
 

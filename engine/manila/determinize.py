@@ -12,11 +12,9 @@ from the view; where the view alone cannot tell, its events or the legal list do
 
 from __future__ import annotations
 
-from collections import Counter
-
-from engine.core import Action
+from engine.core import Action, State
 from engine.manila import data as D
-from engine.manila.state import ManilaState
+from engine.manila.state import STEPS, STEPS_3, ManilaState
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> ManilaState:
@@ -27,7 +25,9 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
         raise ValueError("the game is over: nothing to determinize")
     if "bought" not in view:
         raise ValueError("a manila-1 view: determinize takes views of the current rules")
-    state = ManilaState(view["players"], seed, options)
+    # A bare state (no deal, no voyage: the view gives them), then the view's position.
+    state = ManilaState.__new__(ManilaState)
+    State.__init__(state, view["players"], seed, options)
     state._as_determinized(seed, view.get("events", []))
     _board(state, view)
     _schedule(state, view, legal)
@@ -38,6 +38,8 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
 def _board(state: ManilaState, view: dict) -> None:
     """Copy the public board: money, prices, the auction, boats and spaces."""
     n = state.num_players
+    state._v1_stowaways = False  # the current rules
+    state.steps = STEPS_3 if n == 3 else STEPS
     state.voyage = view["voyage"]
     state.harbour_master = view["harbour_master"]
     state.cash = list(view["cash"])
@@ -60,7 +62,7 @@ def _board(state: ManilaState, view: dict) -> None:
     state.boarded = {b["good"]: list(b["boarded"]) for b in boats}
     state.berth = {b["good"]: b["berth"] for b in boats}
     state.plundered = [b["good"] for b in boats if b["plundered"]]
-    state.spaces = dict(view["spaces"])
+    state.spaces = {s: view["spaces"][s] for s in D.SPACES if s != "pirate"}  # in rule order
     state.pirates = list(view["pirates"])
     state.accomplices = list(view["accomplices"])
     state.passed = list(view["passed"])
@@ -99,7 +101,7 @@ def _schedule(state: ManilaState, view: dict, legal: list[Action] | None) -> Non
         raise ValueError("the view's rolls do not match its place in the voyage")
 
 
-def _nth_roll(steps: list[str], k: int) -> int:
+def _nth_roll(steps: tuple[str, ...], k: int) -> int:
     return [i for i, s in enumerate(steps) if s == "roll"][k - 1]
 
 
@@ -152,19 +154,20 @@ def _events(view: dict) -> list[dict]:
 def _shares(state: ManilaState, view: dict) -> None:
     """Own shares from the view; the others' dealt goods and face-down shares sampled."""
     seat, n = view["seat"], state.num_players
-    state.held[seat] = {g: view["my_shares"][g] for g in D.GOODS}
-    state.mortgaged[seat] = {g: view["my_mortgaged"][g] for g in D.GOODS}
-    owned = Counter(state.held[seat]) + Counter(state.mortgaged[seat])
-    own_dealt = owned - Counter(state.bought[seat])
-    state.dealt[seat] = sorted(own_dealt.elements(), key=D.GOODS.index)
-    bought = Counter(g for goods in state.bought for g in goods)
+    state.held = [{} for _ in range(n)]
+    state.mortgaged = [{} for _ in range(n)]
+    state.dealt = [[] for _ in range(n)]
+    held = state.held[seat] = {g: view["my_shares"][g] for g in D.GOODS}
+    mortgaged = state.mortgaged[seat] = {g: view["my_mortgaged"][g] for g in D.GOODS}
+    own_bought = state.bought[seat]
+    own_dealt = {g: max(0, held[g] + mortgaged[g] - own_bought.count(g)) for g in D.GOODS}
+    state.dealt[seat] = [g for g in D.GOODS for _ in range(own_dealt[g])]
     # Every share is in the supply, bought openly, or dealt: the others' deal is known
     # as a whole, not who got which.
-    pool = [
-        g
-        for g in D.GOODS
-        for _ in range(D.SHARES_PER_GOOD - state.supply[g] - bought[g] - own_dealt[g])
-    ]
+    pool = []
+    for g in D.GOODS:
+        bought = sum(goods.count(g) for goods in state.bought)
+        pool += [g] * (D.SHARES_PER_GOOD - state.supply[g] - bought - own_dealt[g])
     others = [s for s in range(n) if s != seat]
     sizes = [view["shares"][s] - len(state.bought[s]) for s in others]
     if len(pool) != sum(sizes) or min(sizes, default=0) < 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.manila import data as D
+from engine.manila import events as E
 
 if TYPE_CHECKING:
     from engine.manila.state import ManilaState
@@ -18,8 +19,8 @@ def settle(state: ManilaState) -> None:
     """Send unberthed boats to the shipyards and pay every profit of the voyage."""
     for good in state.loaded:
         if state.berth[good] is None:
-            state.berth[good] = state._next_free(D.SHIPYARDS)
-            state.emit("to_shipyard", good=good, berth=state.berth[good])
+            state.berth[good] = where = state._next_free(D.SHIPYARDS)
+            state._events.append((E.GOOD_BERTH, "to_shipyard", good, where))
     _pay_pirates(state)
     _pay_crews(state)
     _pay_harbours(state)

@@ -3,14 +3,25 @@
 A voyage is a fixed schedule of steps (placement rounds, rolls, pilots); the
 state walks it, stopping wherever a player must decide. Money moves only
 through `_transfer`, which logs every payment, so the books can be audited.
+
+Built for search as much as for matches (a random decision costs a few
+microseconds): legal lists are made of shared action dicts (`actions.py`), the
+event log holds compact tuples turned into dicts only when something reads them
+(`events.py`), and `clone` copies each field by what it holds. Views, logs,
+records and the generator's draws are exactly those of the plain version.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from collections.abc import Iterable
+from itertools import combinations, compress, repeat
+from operator import and_, is_
+from typing import Any
 
-from engine.core import Action, State
+from engine.core import Action, IllegalAction, State
+from engine.manila import actions as A
 from engine.manila import data as D
+from engine.manila import events as E
 from engine.manila import scoring, view
 
 VERSION = "manila-2"
@@ -19,6 +30,24 @@ REPLAYS = ("manila-1",)
 
 # Phases where the player on move may also mortgage or redeem a share.
 MONEY_PHASES = frozenset({"auction", "buy", "place"})
+# Phases whose actions hold a list or dict: copied all the way down when handed out.
+NESTED_PHASES = frozenset({"load", "start", "pilot"})
+# Phases where a seat on move is left to decide (the others wait for the schedule).
+CHOOSING_PHASES = frozenset({"buy", "load", "start"})
+# Phases whose decision hands the move on to the schedule (`_advance`); after a bid,
+# a purchase or a load the next decision is known at once.
+SCHEDULED_AFTER = frozenset({"start", "place", "board", "pilot", "plunder"})
+
+# A voyage's schedule. Manila: with 3 players two placement rounds come before the first roll.
+STEPS_3 = ("place", "place", "roll", "place", "roll", "place", "pilots", "roll", "settle")
+STEPS = STEPS_3[1:]
+SEAT_COUNT = {g: len(costs) for g, costs in D.SEAT_COSTS.items()}
+# A boat's seat costs, then one no capacity reaches (the boat is full).
+SEAT_OR_FULL = {g: (*costs, 1 << 62) for g, costs in D.SEAT_COSTS.items()}
+# The spaces a voyage starts with free (the pirate ship is kept apart, in `pirates`).
+SPACE_KEYS = tuple(s for s in D.SPACES if s != "pirate")
+NO_SPACE = 1 << 30  # the cost of the cheapest free space when none is left
+MAX_COST = max(*D.SPACE_COST.values(), *(c for costs in D.SEAT_COSTS.values() for c in costs))
 
 
 class ManilaState(State):
@@ -53,6 +82,35 @@ class ManilaState(State):
         self.game_over = False
         self._start_voyage(previous=0)
 
+    # -- the event log -------------------------------------------------------
+    # `State.log` as a property: the compact entries (`_events`) are turned into
+    # dicts once each, when the log is read (`_log_dicts` keeps them); a playout
+    # that never reads it never makes one.
+    @property
+    def log(self) -> list[dict]:
+        """The public events so far, as dicts (the same list object while it grows)."""
+        made, entries = self._log_dicts, self._events
+        if len(made) < len(entries):
+            made.extend(map(E.as_dict, entries[len(made) :]))
+        return made
+
+    @log.setter
+    def log(self, events: list[dict]) -> None:
+        self._events: list[tuple] = [E.as_entry(e) for e in events]
+        self._log_dicts: list[dict] = []
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log one public event (the rules log through `_events` directly).
+
+        The replay viewer watches this method for the game's `pause_after` event,
+        so "prices" is always logged through it.
+        """
+        self._events.append((("event", *fields), kind, *fields.values()))
+
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """Public events logged since `seat` last acted (fresh dicts, as the core's)."""
+        return [E.as_dict(e) for e in self._events[self._seen[seat] :]]
+
     # -- setup ---------------------------------------------------------------
     def _deal(self) -> None:
         if self.options["deal_from_all_shares"]:
@@ -81,7 +139,7 @@ class ManilaState(State):
         self.crew: dict[str, list[int]] = {}
         self.boarded: dict[str, list[int]] = {}
         self.berth: dict[str, str | None] = {}  # good -> harbour/shipyard space it went to
-        self.spaces: dict[str, int | None] = {s: None for s in D.SPACES if s != "pirate"}
+        self.spaces: dict[str, int | None] = dict.fromkeys(SPACE_KEYS)
         self.pirates: list[int] = []  # [captain (bow), stern] still on the pirate ship
         self.accomplices = [D.ACCOMPLICES[n]] * n
         self.passed = [False] * n
@@ -90,15 +148,16 @@ class ManilaState(State):
         self.plundered: list[str] = []
         self.queue: list[tuple[str, int, str | None]] = []  # pending (kind, seat, good)
         self.turn: int | None = previous
-        self.steps = self._schedule()
+        self.steps = STEPS_3 if n == 3 else STEPS  # shared: never edited
         self.step = -1
         self.round_order: list[int] = []
-        self.emit("voyage", number=self.voyage, auction_opens=previous)
+        self._events.append((E.VOYAGE, "voyage", self.voyage, previous))
 
-    def _schedule(self) -> list[str]:
-        # Manila: with 3 players two placement rounds come before the first roll.
-        steps = ["place", "place"] if self.num_players == 3 else ["place"]
-        return [*steps, "roll", "place", "roll", "place", "pilots", "roll", "settle"]
+    def _after_setup(self) -> None:
+        """Keep the order the legal lists rely on: shares by GOODS, spaces by SPACES."""
+        self.held = [_ordered(h, D.GOODS) for h in self.held]
+        self.mortgaged = [_ordered(m, D.GOODS) for m in self.mortgaged]
+        self.spaces = _ordered(self.spaces, D.SPACES)
 
     # -- the fixed API -----------------------------------------------------------
     def current_player(self) -> int | None:
@@ -106,6 +165,97 @@ class ManilaState(State):
 
     def is_over(self) -> bool:
         return self.game_over
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        if self.game_over or self.turn is None:
+            return []
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal_actions()
+        phase = self.phase
+        if phase in NESTED_PHASES:
+            return A.handed_out(phase, legal)
+        return list(map(dict.copy, legal))
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
+
+        `State.apply` as the core has it, for the compact log: the history keeps a
+        copy of the engine's own action dict (a caller's equal copy of other types,
+        41.0 for 41, never reaches the rules or the replay).
+        """
+        seat = None if self.game_over else self.turn
+        if seat is None:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_actions()
+        try:
+            index = legal.index(action)
+        except ValueError:
+            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        phase = self.phase
+        if phase in NESTED_PHASES:
+            action = A.handed_out(phase, [legal[index]])[0]
+        else:
+            action = dict(legal[index])
+        self._legal_cache = None
+        self._seen[seat] = len(self._events)
+        self.history.append((seat, action))
+        # The rules (`State._apply`), written out here: a playout applies thousands.
+        kind = action["type"]
+        if kind == "mortgage":
+            self._mortgage(seat, action["good"])
+            return  # the same decision goes on
+        if kind == "redeem":
+            good = action["good"]
+            self.mortgaged[seat][good] -= 1
+            self.held[seat][good] += 1
+            self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
+            return
+        _DO[phase](self, seat, action)
+        if phase in SCHEDULED_AFTER:
+            self._advance()
+
+    def clone(self) -> ManilaState:
+        """An independent copy for search (see `State.clone`), each field copied by its shape."""
+        other = object.__new__(ManilaState)
+        fields = dict(self.__dict__)
+        fields.update(
+            options=dict(self.options),
+            rng=self.rng.copy(),
+            history=list(self.history),
+            _events=list(self._events),
+            _log_dicts=[],
+            _seen=list(self._seen),
+            _legal_cache=None if self._legal_cache is None else list(self._legal_cache),
+            cash=list(self.cash),
+            prices=dict(self.prices),
+            held=[dict(h) for h in self.held],
+            mortgaged=[dict(m) for m in self.mortgaged],
+            dealt=[list(d) for d in self.dealt],
+            bought=[list(b) for b in self.bought],
+            supply=dict(self.supply),
+            auction_active=list(self.auction_active),
+            loaded=list(self.loaded),
+            position=dict(self.position),
+            crew={g: list(c) for g, c in self.crew.items()},
+            boarded={g: list(b) for g, b in self.boarded.items()},
+            berth=dict(self.berth),
+            spaces=dict(self.spaces),
+            pirates=list(self.pirates),
+            accomplices=list(self.accomplices),
+            passed=list(self.passed),
+            dice=dict(self.dice),
+            plundered=list(self.plundered),
+            queue=list(self.queue),
+            round_order=list(self.round_order),
+        )
+        other.__dict__.update(fields)
+        return other
 
     def fortune(self, seat: int) -> int:
         """Cash + unmortgaged shares at market price − 15 per mortgaged share."""
@@ -131,7 +281,7 @@ class ManilaState(State):
             self.bank += amount
         else:
             self.cash[payee] += amount
-        self.emit("pay", payer=payer, payee=payee, amount=amount, reason=reason)
+        self._events.append((E.PAY, "pay", payer, payee, amount, reason))
 
     def _mortgage(self, seat: int, good: str, forced: bool = False) -> None:
         self.held[seat][good] -= 1
@@ -141,77 +291,80 @@ class ManilaState(State):
 
     def _raise_cash(self, seat: int, amount: int) -> None:
         """Mortgage shares (cheapest market value first) until `seat` has `amount`."""
+        held, prices = self.held[seat], self.prices
         while self.cash[seat] < amount:
-            goods = [g for g in D.GOODS if self.held[seat][g]]
-            if not goods:
+            cheapest = None
+            for good in D.GOODS:  # the first of the lowest price, in the order of GOODS
+                if held[good] and (cheapest is None or prices[good] < prices[cheapest]):
+                    cheapest = good
+            if cheapest is None:
                 return
-            self._mortgage(seat, min(goods, key=lambda g: self.prices[g]), forced=True)
+            self._mortgage(seat, cheapest, forced=True)
 
     def _pay(self, seat: int, amount: int, payee, reason: str) -> int:
         """Pay, mortgaging when short; pays all it can and returns the amount paid."""
-        self._raise_cash(seat, amount)
-        paid = min(amount, self.cash[seat])
-        self._transfer(seat, payee, paid, reason)
-        return paid
+        cash = self.cash
+        if cash[seat] < amount:
+            self._raise_cash(seat, amount)
+            amount = min(amount, cash[seat])
+        if amount > 0:  # `_transfer` written out
+            cash[seat] -= amount
+            if payee == "bank":
+                self.bank += amount
+            else:
+                cash[payee] += amount
+            self._events.append((E.PAY, "pay", seat, payee, amount, reason))
+        return amount
 
     # -- legal actions ---------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
+        """The legal list, made of shared dicts (`actions.py`); callers get copies."""
         seat = self.turn
-        assert seat is not None  # the base class asks only while a seat is on move
+        assert seat is not None  # asked only while a seat is on move
         phase = self.phase
         acts: list[Action]
-        if phase == "auction":
-            acts = [{"type": "pass"}]
-            top = self.capacity(seat)
-            acts += [{"type": "bid", "amount": a} for a in range(self.high_bid + 1, top + 1)]
+        if phase == "place":
+            acts = self._placements(seat)
+        elif phase == "auction":
+            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+            if cap < A.BID_TABLE:
+                acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+            else:
+                acts = A.bids(self.high_bid + 1, cap)
         elif phase == "buy":
-            acts = [{"type": "pass"}]
-            cap = self.capacity(seat)
-            acts += [
-                {"type": "buy", "good": g}
-                for g in D.GOODS
-                if self.supply[g] and self.share_cost(g) <= cap
-            ]
+            acts = [A.PASS]
+            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+            supply = self.supply
+            acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
         elif phase == "load":
-            acts = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
+            return A.LOADS
         elif phase == "start":
-            acts = self._start_actions()
-        elif phase == "place":
-            acts = [{"type": "pass"}, *self._placements(seat)]
+            return A.starts(self.loaded)
         elif phase == "board":
-            acts = self._board_actions()
+            return self._board_actions()
         elif phase == "pilot":
-            acts = self._pilot_actions(self.queue[0][2])
+            return self._pilot_actions(self.queue[0][2])
         elif phase == "plunder":
             good = self.queue[0][2]
-            acts = [
+            return [
                 {"type": "plunder", "good": good, "to": "harbour"},
                 {"type": "plunder", "good": good, "to": "shipyard"},
             ]
         else:  # pragma: no cover - every phase with a player on move is listed above
             raise AssertionError(phase)
-        if phase in MONEY_PHASES:
-            acts += [{"type": "mortgage", "good": g} for g in D.GOODS if self.held[seat][g]]
-            if self.cash[seat] >= D.REDEEM_COST:
-                acts += [{"type": "redeem", "good": g} for g in D.GOODS if self.mortgaged[seat][g]]
+        # Auction, buy and place: the player on move may also mortgage or redeem a share
+        # (a seat's shares are counted in the order of GOODS, see `_after_setup`).
+        acts += compress(A.MORTGAGES, self.held[seat].values())
+        if self.cash[seat] >= D.REDEEM_COST:
+            acts += compress(A.REDEEMS, self.mortgaged[seat].values())
         return acts
 
     def share_cost(self, good: str) -> int:
         """What the harbour master pays for a share: its price, at least 5."""
         return max(D.MIN_SHARE_PRICE, D.PRICE_TRACK[self.prices[good]])
 
-    def _start_actions(self) -> list[Action]:
-        a, b, c = self.loaded
-        acts: list[Action] = []
-        for pa in range(D.START_MAX + 1):
-            for pb in range(D.START_MAX + 1):
-                pc = D.START_SUM - pa - pb
-                if 0 <= pc <= D.START_MAX:
-                    acts.append({"type": "start", "positions": {a: pa, b: pb, c: pc}})
-        return acts
-
     def free_seats(self, good: str) -> int:
-        return len(D.SEAT_COSTS[good]) - len(self.crew[good])
+        return SEAT_COUNT[good] - len(self.crew[good])
 
     def seat_cost(self, good: str) -> int:
         """The cheapest free seat of a boat."""
@@ -219,35 +372,40 @@ class ManilaState(State):
 
     def _open_boats(self) -> list[str]:
         """Boats that still take accomplices: not docked, with a free seat."""
-        return [g for g in self.loaded if self.berth[g] is None and self.free_seats(g)]
+        berth, crew = self.berth, self.crew
+        return [g for g in self.loaded if berth[g] is None and len(crew[g]) < SEAT_COUNT[g]]
 
     def _placements(self, seat: int) -> list[dict]:
-        cap = self.capacity(seat)
+        """Pass, then every boat seat and space `seat` may take."""
+        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        acts = [A.PASS]
+        berth, crew = self.berth, self.crew
         if cap == 0 and not self._v1_stowaways:
             # Manila, «Polizones»: with no money and no share to borrow on, a player
             # may place only as a stowaway on a free boat seat, at no cost.
-            return [{"type": "place", "space": "boat", "good": g} for g in self._open_boats()]
-        acts = [
-            {"type": "place", "space": "boat", "good": g}
-            for g in self._open_boats()
-            if self.seat_cost(g) <= cap
-        ]
-        acts += [
-            {"type": "place", "space": space}
-            for space in self._free_spaces()
-            if D.SPACE_COST[space] <= cap
-        ]
-        if not acts:
+            return acts + [A.PLACE_BOAT[g] for g in self._open_boats()]
+        for good in self.loaded:
+            if berth[good] is None and SEAT_OR_FULL[good][len(crew[good])] <= cap:
+                acts.append(A.PLACE_BOAT[good])
+        # Which spaces are free, in the order of SPACES (`spaces` keeps it, less the
+        # pirate ship, which has two places); then which of them the seat can afford.
+        free = list(map(is_, self.spaces.values(), repeat(None)))
+        free.insert(A.PIRATE_AT, len(self.pirates) < 2)
+        offered: Iterable[bool] = free
+        if cap < A.DEAREST_SPACE:
+            offered = map(and_, free, A.AFFORDABLE[cap])
+        acts += compress(A.PLACE_SPACE, offered)
+        if len(acts) == 1:
             # Manila: a player who can afford nothing may stow away on a free boat
             # seat, paying all his cash.
-            acts = [{"type": "place", "space": "boat", "good": g} for g in self._open_boats()]
+            acts += [A.PLACE_BOAT[g] for g in self._open_boats()]
         return acts
 
     def _board_actions(self) -> list[dict]:
         targets = [
             g for g in self.loaded if self.position[g] == D.PIRATE_SPACE and not self.berth[g]
         ]
-        acts: list[Action] = [{"type": "stay"}]
+        acts: list[Action] = [A.STAY]
         free = [g for g in targets if self.free_seats(g)]
         acts += [{"type": "board", "good": g} for g in free]
         if self.options["pirate_variant"] and not free:
@@ -261,62 +419,35 @@ class ManilaState(State):
         return acts
 
     def _pilot_actions(self, pilot: str | None) -> list[dict]:
-        boats = [g for g in self.loaded if self.berth[g] is None]
-        acts: list[dict] = [{"type": "pilot", "moves": []}]
-
-        def ok(good: str, steps: int) -> bool:
-            return self.position[good] + steps >= 0  # never below space 0
-
-        singles = [(g, s) for g in boats for s in (1, -1) if ok(g, s)]
-        acts += [{"type": "pilot", "moves": [{"good": g, "steps": s}]} for g, s in singles]
+        position, berth = self.position, self.berth
+        boats = [g for g in self.loaded if berth[g] is None]
+        # One boat one space either way (never below space 0); the large pilot may
+        # also move one boat two spaces, or two boats one space each.
+        singles = [(g, s) for g in boats for s in (1, -1) if position[g] + s >= 0]
+        acts: list[dict] = [A.PILOT_NONE]
+        acts += [A.PILOT_ONE[move] for move in singles]
         if pilot == "large_pilot":
+            acts += [A.PILOT_ONE[(g, s)] for g in boats for s in (2, -2) if position[g] + s >= 0]
             acts += [
-                {"type": "pilot", "moves": [{"good": g, "steps": s}]}
-                for g in boats
-                for s in (2, -2)
-                if ok(g, s)
+                A.PILOT_TWO[pair] for pair in combinations(singles, 2) if pair[0][0] != pair[1][0]
             ]
-            for (g1, s1), (g2, s2) in combinations(singles, 2):
-                if g1 != g2:
-                    acts.append(
-                        {
-                            "type": "pilot",
-                            "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}],
-                        }
-                    )
         return acts
 
     # -- applying actions ------------------------------------------------------
-    def _apply(self, action: Action) -> None:
-        kind = action["type"]
-        seat = self.turn
-        assert seat is not None  # the base class applies only while a seat is on move
-        if kind == "mortgage":
-            self._mortgage(seat, action["good"])
-            return  # the same decision goes on
-        if kind == "redeem":
-            good = action["good"]
-            self.mortgaged[seat][good] -= 1
-            self.held[seat][good] += 1
-            self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
-            return
-        getattr(self, "_do_" + self.phase)(seat, action)
-        self._advance()
-
     def _do_auction(self, seat: int, action: dict) -> None:
         active = self.auction_active
         i = active.index(seat)
         if action["type"] == "pass":
             active.pop(i)
-            self.emit("auction_pass", seat=seat)
+            self._events.append((E.SEAT, "auction_pass", seat))
         else:
             self.high_bid, self.high_bidder = action["amount"], seat
-            self.emit("bid", seat=seat, amount=action["amount"])
+            self._events.append((E.SEAT_AMOUNT, "bid", seat, action["amount"]))
             i += 1
         if not active:
             # Nobody bid: the previous harbour master keeps the office for free.
             self._appoint(self.harbour_master, 0)
-        elif self.high_bidder is not None and active == [self.high_bidder]:
+        elif self.high_bidder is not None and len(active) == 1 and active[0] == self.high_bidder:
             self._appoint(self.high_bidder, self.high_bid)
         else:
             self.turn = active[i % len(active)]
@@ -324,7 +455,7 @@ class ManilaState(State):
     def _appoint(self, seat: int, price: int) -> None:
         self.harbour_master = seat
         self._pay(seat, price, "bank", "harbour_master")
-        self.emit("harbour_master", seat=seat, price=price)
+        self._events.append((E.SEAT_PRICE, "harbour_master", seat, price))
         self.phase, self.turn = "buy", seat
 
     def _do_buy(self, seat: int, action: dict) -> None:
@@ -334,48 +465,62 @@ class ManilaState(State):
             self.supply[good] -= 1
             self.held[seat][good] += 1
             self.bought[seat].append(good)
-            self.emit("share_bought", seat=seat, good=good)
+            self._events.append((E.SEAT_GOOD, "share_bought", seat, good))
         self.phase = "load"
 
     def _do_load(self, seat: int, action: dict) -> None:
         self.loaded = list(action["goods"])
         for g in self.loaded:
             self.crew[g], self.boarded[g], self.berth[g] = [], [], None
-        self.emit("loaded", goods=self.loaded)
+        self._events.append((E.LOADED, "loaded", list(self.loaded)))
         self.phase = "start"
 
     def _do_start(self, seat: int, action: dict) -> None:
         self.position = dict(action["positions"])
-        self.emit("boats_start", positions=dict(self.position))
+        self._events.append((E.BOATS_START, "boats_start", dict(self.position)))
         self.turn = None  # the schedule takes over
 
     def _do_place(self, seat: int, action: dict) -> None:
         if action["type"] == "pass":
             # Manila: a player who passes places no more accomplices this voyage.
             self.passed[seat] = True
-            self.emit("placement_pass", seat=seat)
+            self._events.append((E.SEAT, "placement_pass", seat))
             return
         space = action["space"]
         self.accomplices[seat] -= 1
+        cash = self.cash
         if space == "boat":
             good = action["good"]
-            cost = self.seat_cost(good)
-            if self._is_stowaway(seat):
-                self._transfer(seat, "bank", self.cash[seat], "stowaway")
-                self.emit("placed", seat=seat, space="boat", good=good, stowaway=True)
+            crew = self.crew[good]
+            # With cash for any space or seat he is no stowaway (`_is_stowaway`).
+            if cash[seat] < MAX_COST and self._is_stowaway(seat):
+                self._transfer(seat, "bank", cash[seat], "stowaway")
+                self._events.append((E.PLACED_STOWAWAY, "placed", seat, "boat", good, True))
             else:
-                self._pay(seat, cost, "bank", "placement")
-                self.emit("placed", seat=seat, space="boat", good=good)
-            self.crew[good].append(seat)
+                cost = D.SEAT_COSTS[good][len(crew)]
+                if cash[seat] >= cost:  # `_pay` without the need to mortgage
+                    cash[seat] -= cost
+                    self.bank += cost
+                    self._events.append((E.PAY, "pay", seat, "bank", cost, "placement"))
+                else:
+                    self._pay(seat, cost, "bank", "placement")
+                self._events.append((E.PLACED_BOAT, "placed", seat, "boat", good))
+            crew.append(seat)
             return
-        self._pay(seat, D.SPACE_COST[space], "bank", "placement")
+        cost = D.SPACE_COST[space]
+        if 0 < cost <= cash[seat]:  # `_pay` without the need to mortgage
+            cash[seat] -= cost
+            self.bank += cost
+            self._events.append((E.PAY, "pay", seat, "bank", cost, "placement"))
+        else:
+            self._pay(seat, cost, "bank", "placement")
         if space == "pirate":
             self.pirates.append(seat)
         else:
             self.spaces[space] = seat
         if space == "insurance":
             self._transfer("bank", seat, D.INSURANCE_BONUS, "insurance")
-        self.emit("placed", seat=seat, space=space)
+        self._events.append((E.PLACED, "placed", seat, space))
 
     def _free_spaces(self) -> list[str]:
         """Spaces other than boat seats that nobody holds (the pirate ship has two)."""
@@ -392,42 +537,46 @@ class ManilaState(State):
         (manila-2); otherwise only when every free space costs more than he can
         raise (then he pays all his cash).
         """
-        cap = self.capacity(seat)
+        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        if cap >= MAX_COST:
+            return False  # no space costs more, and the boat he takes is free
         return (cap == 0 and not self._v1_stowaways) or cap < self._cheapest_cost()
 
     def _cheapest_cost(self) -> int:
         """Cost of the cheapest free space or seat right now (a large number if none)."""
+        if self.spaces["insurance"] is None:
+            return 0  # the insurance space is free of charge
         costs = [self.seat_cost(g) for g in self._open_boats()]
         costs += [D.SPACE_COST[space] for space in self._free_spaces()]
-        return min(costs, default=1 << 30)
+        return min(costs, default=NO_SPACE)
 
     def _do_board(self, seat: int, action: dict) -> None:
         _, _, role = self.queue.pop(0)
         if action["type"] == "stay":
-            self.emit("pirate_stays", seat=seat)
+            self._events.append((E.SEAT, "pirate_stays", seat))
             return
         good = action["good"]
         if "evict" in action:
             self.crew[good].remove(action["evict"])
-            self.emit("evicted", seat=action["evict"], good=good)
+            self._events.append((E.SEAT_GOOD, "evicted", action["evict"], good))
         # The captain is always first on the ship; the stern pirate always last.
         self.pirates.pop(0 if role == "bow" else -1)
         self.crew[good].append(seat)
         self.boarded[good].append(seat)
-        self.emit("boarded", seat=seat, good=good)
+        self._events.append((E.SEAT_GOOD, "boarded", seat, good))
 
     def _do_pilot(self, seat: int, action: dict) -> None:
         _, _, pilot = self.queue.pop(0)
         for move in action["moves"]:
             self._move(move["good"], move["steps"])
-        self.emit("pilot", seat=seat, pilot=pilot, moves=action["moves"])
+        self._events.append((E.PILOT, "pilot", seat, pilot, action["moves"]))
 
     def _do_plunder(self, seat: int, action: dict) -> None:
         self.queue.pop(0)
         good = action["good"]
         where = self._next_free(D.HARBOURS if action["to"] == "harbour" else D.SHIPYARDS)
         self.berth[good] = where
-        self.emit("plunder_to", good=good, berth=where)
+        self._events.append((E.GOOD_BERTH, "plunder_to", good, where))
 
     # -- the automatic parts of a voyage ---------------------------------------
     def _next_free(self, berths: tuple[str, ...]) -> str:
@@ -440,15 +589,14 @@ class ManilaState(State):
         pos = self.position[good] + steps
         self.position[good] = pos
         if pos > D.LANE_LAST:
-            self.berth[good] = self._next_free(D.HARBOURS)
-            self.emit("docked", good=good, berth=self.berth[good])
+            self.berth[good] = where = self._next_free(D.HARBOURS)
+            self._events.append((E.GOOD_BERTH, "docked", good, where))
 
     def _advance(self) -> None:
         """Run automatic steps until a player must decide or the game ends."""
         while True:
-            if self.phase in ("buy", "load", "start") and self.turn is not None:
-                return
-            if self.phase == "auction":
+            phase = self.phase
+            if phase == "auction" or (phase in CHOOSING_PHASES and self.turn is not None):
                 return
             if self.queue:
                 kind, seat, _ = self.queue[0]
@@ -457,8 +605,15 @@ class ManilaState(State):
                     self.queue.pop(0)  # nothing to decide: skip this pirate or pilot
                     continue
                 return
-            if self.phase == "place" and self._next_placer():
-                return
+            if phase == "place":
+                # The next player of this round who may still place gets the move.
+                order, passed, left = self.round_order, self.passed, self.accomplices
+                while order:
+                    seat = order.pop(0)
+                    if not passed[seat] and left[seat] > 0:
+                        self.turn = seat
+                        return
+                self.turn = None
             self.step += 1
             step = self.steps[self.step]
             if step == "place":
@@ -490,21 +645,11 @@ class ManilaState(State):
         self.round_order = [(self.harbour_master + i) % n for i in range(n)]
         self.turn = None
 
-    def _next_placer(self) -> bool:
-        """Give the move to the next player of this round who may still place."""
-        while self.round_order:
-            seat = self.round_order.pop(0)
-            if not self.passed[seat] and self.accomplices[seat] > 0:
-                self.turn = seat
-                return True
-        self.turn = None
-        return False
-
     def _roll(self) -> None:
         self.phase = "roll"
         self.rolls += 1
         self.dice = {g: self.rng.die() for g in self.loaded}
-        self.emit("roll", number=self.rolls, dice=dict(self.dice))
+        self._events.append((E.ROLL, "roll", self.rolls, dict(self.dice)))
         for g in self.loaded:
             self._move(g, self.dice[g])
         on_13 = [g for g in self.loaded if self.position[g] == D.PIRATE_SPACE and not self.berth[g]]
@@ -516,22 +661,23 @@ class ManilaState(State):
             if self.pirates:
                 self.plundered = on_13
                 for g in on_13:
-                    self.emit("plundered", good=g, pirates=list(self.pirates))
+                    self._events.append((E.PLUNDERED, "plundered", g, list(self.pirates)))
                     self.queue.append(("plunder", self.pirates[0], g))
             else:
                 for g in on_13:  # no pirate aboard the pirate ship: it docks normally
-                    self.berth[g] = self._next_free(D.HARBOURS)
-                    self.emit("docked", good=g, berth=self.berth[g])
+                    self.berth[g] = where = self._next_free(D.HARBOURS)
+                    self._events.append((E.GOOD_BERTH, "docked", g, where))
 
     def _end_voyage(self) -> None:
         for g in self.loaded:
             if self.berth[g] in D.HARBOURS:
                 self.prices[g] = min(self.prices[g] + 1, len(D.PRICE_TRACK) - 1)
+        # Through `emit`: the replay viewer pauses on this event (Capabilities.pause_after).
         self.emit("prices", prices={g: D.PRICE_TRACK[i] for g, i in self.prices.items()})
         if any(D.PRICE_TRACK[i] == D.PRICE_TRACK[-1] for i in self.prices.values()):
             self.game_over = True
             self.turn = None
-            self.emit("game_over", fortunes=self._scores())
+            self._events.append((E.GAME_OVER, "game_over", self._scores()))
         else:
             self._start_voyage(previous=self.harbour_master)
 
@@ -541,3 +687,24 @@ class ManilaState(State):
 
     def hidden_variant(self, seat: int, seed: int) -> ManilaState:
         return view.hidden_variant(self, seat, seed)
+
+
+def _ordered(fields: dict, order: tuple[str, ...]) -> dict:
+    """`fields` with the keys named in `order` first, in that order."""
+    return {
+        **{key: fields[key] for key in order if key in fields},
+        **{key: value for key, value in fields.items() if key not in order},
+    }
+
+
+# What each phase's decision does (`apply`); mortgage and redeem come first.
+_DO = {
+    "auction": ManilaState._do_auction,
+    "buy": ManilaState._do_buy,
+    "load": ManilaState._do_load,
+    "start": ManilaState._do_start,
+    "place": ManilaState._do_place,
+    "board": ManilaState._do_board,
+    "pilot": ManilaState._do_pilot,
+    "plunder": ManilaState._do_plunder,
+}

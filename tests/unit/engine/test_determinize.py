@@ -171,7 +171,8 @@ IDLE = {
     "meuterer": lambda st: ("sales",) if st.phase == "discard" else (),
     "caravelas": lambda st: ("arrived", "drew"),  # they only make `draw` legal: see below
 }
-BOOKKEEPING = ("seed", "rng", "history", "log", "_seen", "_legal_cache")
+# Manila keeps its log compact (`_events`) and makes the dicts when read (`_log_dicts`).
+BOOKKEEPING = ("seed", "rng", "history", "log", "_events", "_log_dicts", "_seen", "_legal_cache")
 
 
 def _rebuilt_as_the_match(name, state, world):

@@ -1,0 +1,102 @@
+"""Manila's action dicts, made once at import: legal lists are built from these.
+
+A legal list is a few list operations on shared dicts instead of a dict built per
+action per decision. The shared dicts never leave the engine: `legal_actions()`
+hands out copies and the history keeps a copy of the one applied, so no caller
+can edit them. Actions rarely offered (boarding, plunder) are built when asked for.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.manila import data as D
+
+PASS = {"type": "pass"}
+STAY = {"type": "stay"}
+
+# Every bid up to this amount is made once; a higher one (a seat with more than
+# this to raise) is built when offered.
+BID_TABLE = 400
+BIDS = [{"type": "bid", "amount": a} for a in range(BID_TABLE)]
+
+BUY = {g: {"type": "buy", "good": g} for g in D.GOODS}
+MORTGAGE = {g: {"type": "mortgage", "good": g} for g in D.GOODS}
+REDEEM = {g: {"type": "redeem", "good": g} for g in D.GOODS}
+# In the order of GOODS, as the legal list offers them (and as a seat's shares are kept).
+MORTGAGES = tuple(MORTGAGE.values())
+REDEEMS = tuple(REDEEM.values())
+
+LOADS = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
+
+PLACE_BOAT = {g: {"type": "place", "space": "boat", "good": g} for g in D.GOODS}
+# Placements on the spaces other than boat seats, in the order of SPACES (as offered).
+PLACE_SPACE = tuple({"type": "place", "space": space} for space in D.SPACES)
+PIRATE_AT = D.SPACES.index("pirate")  # a state keeps the other spaces in this order
+DEAREST_SPACE = max(D.SPACE_COST.values())
+# For a seat that can raise less than the dearest space: which spaces it can afford.
+AFFORDABLE = [
+    tuple(D.SPACE_COST[space] <= cap for space in D.SPACES) for cap in range(DEAREST_SPACE)
+]
+
+# Pilot moves: none, one boat by (good, steps), or two boats by ((good, ±1), (good, ±1)).
+PILOT_NONE: dict = {"type": "pilot", "moves": []}
+PILOT_ONE: dict[tuple, dict] = {
+    (g, s): {"type": "pilot", "moves": [{"good": g, "steps": s}]}
+    for g in D.GOODS
+    for s in (1, -1, 2, -2)
+}
+PILOT_TWO: dict[tuple, dict] = {
+    ((g1, s1), (g2, s2)): {
+        "type": "pilot",
+        "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}],
+    }
+    for g1 in D.GOODS
+    for g2 in D.GOODS
+    if g1 != g2
+    for s1 in (1, -1)
+    for s2 in (1, -1)
+}
+
+
+def bids(low: int, high: int) -> list[dict]:
+    """Pass, then the bids from `low` to `high` pesos, in order (a new list)."""
+    if high < BID_TABLE:
+        return [PASS, *BIDS[low : high + 1]]
+    more = [{"type": "bid", "amount": a} for a in range(max(low, BID_TABLE), high + 1)]
+    return [PASS, *BIDS[low:], *more]
+
+
+def _starts(loaded: tuple[str, ...]) -> list[dict]:
+    a, b, c = loaded
+    acts = []
+    for pa in range(D.START_MAX + 1):
+        for pb in range(D.START_MAX + 1):
+            pc = D.START_SUM - pa - pb
+            if 0 <= pc <= D.START_MAX:
+                acts.append({"type": "start", "positions": {a: pa, b: pb, c: pc}})
+    return acts
+
+
+# Loading offers the goods in the order of GOODS, so these are the trios a voyage has.
+STARTS: dict[tuple[str, ...], list[dict]] = {
+    trio: _starts(trio) for trio in combinations(D.GOODS, 3)
+}
+
+
+def starts(loaded: list[str]) -> list[dict]:
+    """Every way to start the loaded boats: positions 0-5 summing to 9."""
+    trio = tuple(loaded)
+    known = STARTS.get(trio)
+    return known if known is not None else _starts(trio)
+
+
+def handed_out(phase: str, legal: list[dict]) -> list[dict]:
+    """Copies of a legal list's actions, all the way down, for a caller to keep or edit."""
+    if phase == "start":
+        return [{"type": "start", "positions": dict(a["positions"])} for a in legal]
+    if phase == "pilot":
+        return [{"type": "pilot", "moves": list(map(dict.copy, a["moves"]))} for a in legal]
+    if phase == "load":
+        return [{"type": "load", "goods": list(a["goods"])} for a in legal]
+    return list(map(dict.copy, legal))
