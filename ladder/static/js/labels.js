@@ -32,6 +32,9 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return a[0] < b[2] + pad && b[0] < a[2] + pad && a[1] < b[3] + pad && b[1] < a[3] + pad;
   }
 
+  /* Whether boxes [x0, y0, x1, y1] `a` and `b` come closer than `pad` (the drawers' marks). */
+  TW.boxesMeet = overlaps;
+
   /* Where each name goes: [{id, text, x, y (baseline, text starts at x), size, secondary, bold, box,
      leader: [x1, y1, x2, y2] or null}].
      `circles`: [{id, kind, at: [x, y], name}]; `view`: [x, y, w, h] of the map shown;
@@ -68,8 +71,9 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       const short = TW.shortName(c.name);
       if (short !== c.name) texts.push(short);
       // Close to the circle first (the full name, then the short one), then farther
-      // out with a leader line; the main ports may go farther than the rest.
-      const distances = tier === 0 ? [0, 6, 14, 26] : [0, 6, 14];
+      // out with a leader line; the main ports may go farther than the rest (past
+      // the fleets that gather there on a phone's screen, Lisboa's at the start).
+      const distances = tier === 0 ? [0, 6, 14, 26, 40, 60] : [0, 6, 14];
       let spot = null;
       for (let k = 0; k < distances.length && !spot; k++) {
         for (const text of texts) {
