@@ -6,8 +6,8 @@
    and pans (zoom.js).
    On a small screen the marks grow to stay readable, so they are laid out by
    priority, each clear of those before it: the fleets (moved aside where
-   another fleet is, never left out), the cube counts, then the names: the main
-   ports, the places, the open sea. A count or a name with no free spot is left
+   another fleet is, never left out), the main ports' names, the cube counts,
+   then the other names: the places, the open sea. A count or a name with no free spot is left
    out at this scale and comes back as the map is zoomed in. */
 "use strict";
 
@@ -81,6 +81,17 @@
       }
       return null;
     };
+    /* Of `boxes` around the place (x, y), the one that, as drawn, covers least of `marks`. */
+    const leastCovered = function (x, y, boxes, marks) {
+      const covered = function (spot) {
+        return marks.reduce(function (sum, o) {
+          const b = spot.box;
+          return sum + Math.max(0, Math.min(b[2], o[2]) - Math.max(b[0], o[0])) * Math.max(0, Math.min(b[3], o[3]) - Math.max(b[1], o[1]));
+        }, 0);
+      };
+      return boxes.map(function (box) { return fitted(x, y, box); })
+        .reduce(function (best, spot) { return covered(spot) < covered(best) ? spot : best; });
+    };
     const markGroup = function (spot, attrs) {
       const g = TW.el("g", attrs, svg);
       if (spot.transform) g.setAttribute("transform", spot.transform);
@@ -124,13 +135,16 @@
       const at = where[place];
       const w = 26 * seats.length; // boats side by side, hull tops touching
       const spots = [];
-      for (const far of [0, 14]) {
+      for (const far of [0, 14, 30]) {
         const x = at[0] - w / 2;
-        spots.push([x, at[1] + 2 + far, x + w, at[1] + 32 + far], [x, at[1] - 32 - far, x + w, at[1] - 2 - far],
-          [at[0] + 9 + far, at[1] - 15, at[0] + 9 + far + w, at[1] + 15],
-          [at[0] - 9 - far - w, at[1] - 15, at[0] - 9 - far, at[1] + 15]);
+        const [below, above] = [at[1] + 2 + far, at[1] - 32 - far];
+        const [right, left] = [at[0] + 9 + far, at[0] - 9 - far - w];
+        spots.push([x, below, x + w, below + 30], [x, above, x + w, above + 30],
+          [right, at[1] - 15, right + w, at[1] + 15], [left, at[1] - 15, left + w, at[1] + 15],
+          [right, below, right + w, below + 30], [left, below, left + w, below + 30],
+          [right, above, right + w, above + 30], [left, above, left + w, above + 30]);
       }
-      const spot = firstFree(at[0], at[1], spots, taken) || fitted(at[0], at[1], spots[0]);
+      const spot = firstFree(at[0], at[1], spots, taken) || leastCovered(at[0], at[1], spots, taken);
       taken.push(spot.box);
       seats.forEach(function (s, k) {
         const x = spot.at[0] + 13 + 26 * k;
@@ -143,16 +157,30 @@
       });
     }
 
-    // Cubes still waiting at each trading place: right of it, or left, above or below
-    // where a fleet is; left out (shown once zoomed in) where none of these is free.
+    // The main ports' names next (Lisboa, Calecute, the Cape), then the cube counts and
+    // the other names, each clear of all before it.
+    const names = function (tiers) {
+      const placed = TW.placeLabels(parsed.circles, view, scale, taken, rings, frameWidth < 640, tiers);
+      for (const label of placed) taken.push(label.box);
+      return placed;
+    };
+    const mainNames = names([0, 0]);
+
+    // Cubes still waiting at each trading place: right of it, or left, above, below or
+    // a corner where that is taken; left out (shown once zoomed in) where none is free.
     for (const [colour, place] of Object.entries(board.cube_places)) {
       const at = where[place];
       if (!at) continue;
       const left = st.cubes[colour];
-      const spot = firstFree(at[0], at[1], [
-        [at[0] + 12, at[1] - 13, at[0] + 26, at[1]], [at[0] - 26, at[1] - 13, at[0] - 12, at[1]],
-        [at[0] - 7, at[1] - 24, at[0] + 7, at[1] - 11], [at[0] - 7, at[1] + 11, at[0] + 7, at[1] + 24],
-      ], taken);
+      const spots = [];
+      for (const far of [0, 8]) {
+        const [right, left, above, below] = [at[0] + 12 + far, at[0] - 26 - far, at[1] - 24 - far, at[1] + 11 + far];
+        spots.push([right, at[1] - 13, right + 14, at[1]], [left, at[1] - 13, left + 14, at[1]],
+          [at[0] - 7, above, at[0] + 7, above + 13], [at[0] - 7, below, at[0] + 7, below + 13],
+          [right, above, right + 14, above + 13], [left, above, left + 14, above + 13],
+          [right, below, right + 14, below + 13], [left, below, left + 14, below + 13]);
+      }
+      const spot = firstFree(at[0], at[1], spots, taken);
       if (!spot) continue;
       taken.push(spot.box);
       const [tx, ty] = spot.at;
@@ -165,7 +193,7 @@
     }
 
     // Names last but under the marks: placed where nothing else is.
-    const placed = TW.placeLabels(parsed.circles, view, scale, taken, rings, frameWidth < 640);
+    const placed = mainNames.concat(names([1, 9]));
     for (const label of placed) {
       if (label.leader) {
         const [x1, y1, x2, y2] = label.leader;
