@@ -107,8 +107,8 @@ def test_bot_page_draws_the_rating_history(page, site):
     expect(legend).to_contain_text(f"μ {latest.nth(4).text_content()}")
     assert not re.search(r"--|—|\bnull\b|NaN", legend.text_content()), legend.text_content()
     expect(chart.locator(".u-legend")).to_have_count(0)
-    plot = chart.locator("canvas").bounding_box()
-    page.mouse.move(plot["x"] + 2, plot["y"] + plot["height"] / 2)
+    plot = chart.locator(".u-over").bounding_box()  # the plotting area, inside the axes
+    page.mouse.move(plot["x"] + 3, plot["y"] + plot["height"] / 2)
     expect(legend).not_to_contain_text("the latest")
     expect(legend).to_contain_text(re.compile(r"after match #\d+ \(v\d+\)"))
     page.mouse.move(0, 0)
