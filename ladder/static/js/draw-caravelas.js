@@ -3,7 +3,12 @@
    fleet, discoveries and the cubes left at each trading place; place names
    laid out for the scale the map is seen at (labels.js); the seats under the
    map as HTML; and Caravelas' words for its events and moves. The map zooms
-   and pans (zoom.js). */
+   and pans (zoom.js).
+   On a small screen the marks grow to stay readable, so they are laid out by
+   priority, each clear of those before it: the fleets (moved aside where
+   another fleet is, never left out), the main ports' names, the cube counts,
+   then the other names: the places, the open sea. A count or a name with no free spot is left
+   out at this scale and comes back as the map is zoomed in. */
 "use strict";
 
 (function (TW) {
@@ -46,8 +51,9 @@
     // and nudged back into the view near its edges.
     const grow = Math.max(1, 0.95 / scale);
     const edges = [view[0] + 2, view[1] + 2, view[0] + view[2] - 2, view[1] + view[3] - 2];
-    const mark = function (x, y, box, attrs) {
-      const g = TW.el("g", attrs, svg);
+    const pad = 1.5 / scale; // CSS px kept free between two marks, in map units
+    /* A mark's box around the place (x, y) as drawn: grown, shifted into the view. */
+    const fitted = function (x, y, box) {
       const shift = function (lo, hi, at, min, max) {
         const low = at + (lo - at) * grow;
         const high = at + (hi - at) * grow;
@@ -57,12 +63,39 @@
       const seen = x >= view[0] && x <= view[0] + view[2] && y >= view[1] && y <= view[1] + view[3];
       const dx = seen ? shift(box[0], box[2], x, edges[0], edges[2]) : 0;
       const dy = seen ? shift(box[1], box[3], y, edges[1], edges[3]) : 0;
-      if (grow !== 1 || dx || dy) {
-        g.setAttribute("transform", "translate(" + (x + dx) + " " + (y + dy) + ") scale(" + grow + ") translate("
-          + -x + " " + -y + ")");
+      return {
+        at: box, // where the shapes are drawn, before the transform
+        box: [x + dx + (box[0] - x) * grow, y + dy + (box[1] - y) * grow,
+          x + dx + (box[2] - x) * grow, y + dy + (box[3] - y) * grow],
+        transform: grow !== 1 || dx || dy
+          ? "translate(" + (x + dx) + " " + (y + dy) + ") scale(" + grow + ") translate(" + -x + " " + -y + ")"
+          : null,
+      };
+    };
+    /* The first of `boxes` around the place (x, y) that, as drawn, is clear of every
+       box in `marks`; null when none is. */
+    const firstFree = function (x, y, boxes, marks) {
+      for (const box of boxes) {
+        const spot = fitted(x, y, box);
+        if (!marks.some(function (other) { return TW.boxesMeet(spot.box, other, pad); })) return spot;
       }
-      return [g, [x + dx + (box[0] - x) * grow, y + dy + (box[1] - y) * grow,
-        x + dx + (box[2] - x) * grow, y + dy + (box[3] - y) * grow]];
+      return null;
+    };
+    /* Of `boxes` around the place (x, y), the one that, as drawn, covers least of `marks`. */
+    const leastCovered = function (x, y, boxes, marks) {
+      const covered = function (spot) {
+        return marks.reduce(function (sum, o) {
+          const b = spot.box;
+          return sum + Math.max(0, Math.min(b[2], o[2]) - Math.max(b[0], o[0])) * Math.max(0, Math.min(b[3], o[3]) - Math.max(b[1], o[1]));
+        }, 0);
+      };
+      return boxes.map(function (box) { return fitted(x, y, box); })
+        .reduce(function (best, spot) { return covered(spot) < covered(best) ? spot : best; });
+    };
+    const markGroup = function (spot, attrs) {
+      const g = TW.el("g", attrs, svg);
+      if (spot.transform) g.setAttribute("transform", spot.transform);
+      return g;
     };
 
     // The map itself, moved into one group (the board holds a single <svg>);
@@ -74,24 +107,8 @@
     for (const name of Array.from(base.querySelectorAll("g[id^='circle-'] > text"))) name.remove();
     const where = board.where;
     const labels = TW.el("g", { class: "labels" }, svg);
-    const taken = []; // boxes of marks the names must leave free
+    const taken = []; // boxes of the marks drawn: later marks and the names leave them free
     const rings = {}; // place -> radius of its outermost discovery ring
-
-    // Cubes still waiting at each trading place.
-    for (const [colour, place] of Object.entries(board.cube_places)) {
-      const at = where[place];
-      if (!at) continue;
-      const left = st.cubes[colour];
-      // Right of the place, or left of it where an enlarged tag would pass the edge.
-      const tx = at[0] + 26 * grow > edges[2] ? at[0] - 26 : at[0] + 12;
-      const [tag, box] = mark(at[0], at[1], [tx, at[1] - 13, tx + 14, at[1]], { class: "cube-count" });
-      TW.el("rect", { x: tx, y: at[1] - 13, width: 14, height: 13, rx: 2,
-        fill: left ? board.cube_fill[colour] : "#ccc", stroke: "#000" }, tag);
-      TW.text(tag, tx + 7, at[1] - 3, left, { "text-anchor": "middle", "font-size": 10,
-        fill: LIGHT_CUBES.indexOf(colour) >= 0 ? "#000" : "#fff" });
-      TW.title(tag, left + " " + colour + " cubes left at " + (board.names[place] || place));
-      taken.push(box);
-    }
 
     // Discoveries: a ring in the discoverer's colour.
     st.discovered.forEach(function (places, s) {
@@ -106,24 +123,77 @@
       });
     });
 
-    // Fleets: one boat per seat, fanned out when they share a circle.
-    const crowd = {};
+    // Fleets first, never left out: the boats at one place side by side, below it,
+    // or above, right or left of it where that is taken, a little farther if need be.
+    const fleetsAt = new Map();
     st.fleets.forEach(function (place, s) {
-      const at = where[place];
-      if (!at) return;
-      const k = crowd[place] = (crowd[place] || 0) + 1;
-      const x = at[0] - 20 + (k - 1) * 22;
-      const y = at[1] + 24;
-      const [g, box] = mark(at[0], at[1], [x - 13, y - 24, x + 13, y + 6], { class: "fleet", "data-seat": s });
-      taken.push(box);
-      TW.el("path", { d: "M" + (x - 13) + "," + (y - 6) + " h26 l-6,12 h-14 z", fill: TW.seatColour(s), stroke: "#000", "stroke-width": 1.5 }, g);
-      TW.el("path", { d: "M" + x + "," + (y - 6) + " v-18 l12,12 z", fill: "#fff", stroke: "#000" }, g);
-      TW.text(g, x, y + 4, s, { "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": "bold" });
-      TW.title(g, ctx.name(s) + "'s fleet at " + (board.names[place] || place));
+      if (!where[place]) return;
+      if (!fleetsAt.has(place)) fleetsAt.set(place, []);
+      fleetsAt.get(place).push(s);
     });
+    for (const [place, seats] of fleetsAt) {
+      const at = where[place];
+      const w = 26 * seats.length; // boats side by side, hull tops touching
+      const spots = [];
+      for (const far of [0, 14, 30]) {
+        const x = at[0] - w / 2;
+        const [below, above] = [at[1] + 2 + far, at[1] - 32 - far];
+        const [right, left] = [at[0] + 9 + far, at[0] - 9 - far - w];
+        spots.push([x, below, x + w, below + 30], [x, above, x + w, above + 30],
+          [right, at[1] - 15, right + w, at[1] + 15], [left, at[1] - 15, left + w, at[1] + 15],
+          [right, below, right + w, below + 30], [left, below, left + w, below + 30],
+          [right, above, right + w, above + 30], [left, above, left + w, above + 30]);
+      }
+      const spot = firstFree(at[0], at[1], spots, taken) || leastCovered(at[0], at[1], spots, taken);
+      taken.push(spot.box);
+      seats.forEach(function (s, k) {
+        const x = spot.at[0] + 13 + 26 * k;
+        const y = spot.at[1] + 24;
+        const g = markGroup(spot, { class: "fleet", "data-seat": s });
+        TW.el("path", { d: "M" + (x - 13) + "," + (y - 6) + " h26 l-6,12 h-14 z", fill: TW.seatColour(s), stroke: "#000", "stroke-width": 1.5 }, g);
+        TW.el("path", { d: "M" + x + "," + (y - 6) + " v-18 l12,12 z", fill: "#fff", stroke: "#000" }, g);
+        TW.text(g, x, y + 4, s, { "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": "bold" });
+        TW.title(g, ctx.name(s) + "'s fleet at " + (board.names[place] || place));
+      });
+    }
+
+    // The main ports' names next (Lisboa, Calecute, the Cape), then the cube counts and
+    // the other names, each clear of all before it.
+    const names = function (tiers) {
+      const placed = TW.placeLabels(parsed.circles, view, scale, taken, rings, frameWidth < 640, tiers);
+      for (const label of placed) taken.push(label.box);
+      return placed;
+    };
+    const mainNames = names([0, 0]);
+
+    // Cubes still waiting at each trading place: right of it, or left, above, below or
+    // a corner where that is taken; left out (shown once zoomed in) where none is free.
+    for (const [colour, place] of Object.entries(board.cube_places)) {
+      const at = where[place];
+      if (!at) continue;
+      const left = st.cubes[colour];
+      const spots = [];
+      for (const far of [0, 8]) {
+        const [right, left, above, below] = [at[0] + 12 + far, at[0] - 26 - far, at[1] - 24 - far, at[1] + 11 + far];
+        spots.push([right, at[1] - 13, right + 14, at[1]], [left, at[1] - 13, left + 14, at[1]],
+          [at[0] - 7, above, at[0] + 7, above + 13], [at[0] - 7, below, at[0] + 7, below + 13],
+          [right, above, right + 14, above + 13], [left, above, left + 14, above + 13],
+          [right, below, right + 14, below + 13], [left, below, left + 14, below + 13]);
+      }
+      const spot = firstFree(at[0], at[1], spots, taken);
+      if (!spot) continue;
+      taken.push(spot.box);
+      const [tx, ty] = spot.at;
+      const tag = markGroup(spot, { class: "cube-count", "data-place": place });
+      TW.el("rect", { x: tx, y: ty, width: 14, height: 13, rx: 2,
+        fill: left ? board.cube_fill[colour] : "#ccc", stroke: "#000" }, tag);
+      TW.text(tag, tx + 7, ty + 10, left, { "text-anchor": "middle", "font-size": 10,
+        fill: LIGHT_CUBES.indexOf(colour) >= 0 ? "#000" : "#fff" });
+      TW.title(tag, left + " " + colour + " cubes left at " + (board.names[place] || place));
+    }
 
     // Names last but under the marks: placed where nothing else is.
-    const placed = TW.placeLabels(parsed.circles, view, scale, taken, rings, frameWidth < 640);
+    const placed = mainNames.concat(names([1, 9]));
     for (const label of placed) {
       if (label.leader) {
         const [x1, y1, x2, y2] = label.leader;

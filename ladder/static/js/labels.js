@@ -3,9 +3,9 @@
    around its circle (right, left, above, below, then the diagonals) where it
    stays inside the view and touches no circle, mark or other name (a little
    farther out when none is free close by). Important
-   places go first; a name that fits nowhere is shortened, and a secondary one
-   (open sea) that still does not fit is left out: its circle keeps the name as
-   a tooltip, and zooming in makes room for it. */
+   places go first; a name that fits nowhere is shortened (a main port's down
+   to its last two words), and one that still does not fit is left out: its
+   circle keeps the name as a tooltip, and zooming in makes room for it. */
 "use strict";
 
 window.Tradewinds = window.Tradewinds || { drawers: {} };
@@ -32,19 +32,24 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
     return a[0] < b[2] + pad && b[0] < a[2] + pad && a[1] < b[3] + pad && b[1] < a[3] + pad;
   }
 
+  /* Whether boxes [x0, y0, x1, y1] `a` and `b` come closer than `pad` (the drawers' marks). */
+  TW.boxesMeet = overlaps;
+
   /* Where each name goes: [{id, text, x, y (baseline, text starts at x), size, secondary, bold, box,
      leader: [x1, y1, x2, y2] or null}].
      `circles`: [{id, kind, at: [x, y], name}]; `view`: [x, y, w, h] of the map shown;
      `scale`: CSS pixels per map unit; `taken`: boxes [x0, y0, x1, y1] already drawn on;
-     `rings`: {id: radius} of circles drawn larger (rings around discovered places). */
-  TW.placeLabels = function (circles, view, scale, taken, rings, narrow) {
+     `rings`: {id: radius} of circles drawn larger (rings around discovered places);
+     `tiers`: [lowest, highest] tier named (0 the main ports ... 3 skipped sea), all if left out. */
+  TW.placeLabels = function (circles, view, scale, taken, rings, narrow, tiers) {
     const radius = function (c) { return Math.max(CIRCLE_R, (rings && rings[c.id]) || 0); };
     const unit = 1 / scale; // one CSS pixel in map units
     const gap = 2.5 * unit;
     const pad = 2 * unit;
     const inside = [view[0] + 2 * unit, view[1] + 2 * unit, view[0] + view[2] - 2 * unit, view[1] + view[3] - 2 * unit];
+    const named = function (c) { return !tiers || (tierOf(c) >= tiers[0] && tierOf(c) <= tiers[1]); };
     const shown = circles.filter(function (c) {
-      return c.at && c.at[0] >= view[0] && c.at[0] <= view[0] + view[2] && c.at[1] >= view[1] && c.at[1] <= view[1] + view[3];
+      return c.at && named(c) && c.at[0] >= view[0] && c.at[0] <= view[0] + view[2] && c.at[1] >= view[1] && c.at[1] <= view[1] + view[3];
     });
     const blocked = taken.slice();
     const circleBox = new Map();
@@ -67,9 +72,13 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
       const texts = [c.name];
       const short = TW.shortName(c.name);
       if (short !== c.name) texts.push(short);
+      // A main port's long name has a last resort: its last two words ("Boa Esperança").
+      const words = c.name.split(" ");
+      if (tier === 0 && words.length > 2) texts.push(words.slice(-2).join(" "));
       // Close to the circle first (the full name, then the short one), then farther
-      // out with a leader line; the main ports may go farther than the rest.
-      const distances = tier === 0 ? [0, 6, 14, 26] : [0, 6, 14];
+      // out with a leader line; the main ports may go farther than the rest (past
+      // the fleets that gather there on a phone's screen, Lisboa's at the start).
+      const distances = tier === 0 ? [0, 6, 14, 26, 40, 60] : [0, 6, 14];
       let spot = null;
       for (let k = 0; k < distances.length && !spot; k++) {
         for (const text of texts) {
@@ -96,6 +105,15 @@ window.Tradewinds = window.Tradewinds || { drawers: {} };
         [cx - w / 2, cy - r - up], [cx - w / 2, cy + r + down],
         [cx + d, cy - d - up], [cx + d, cy + d + down], [cx - d - w, cy - d - up], [cx - d - w, cy + d + down],
       ];
+      // A main port's name set apart may also lie between those eight ways, its edge at r.
+      if (bold && far) {
+        for (let k = 1; k < 16; k += 2) {
+          const ux = Math.cos(k * Math.PI / 8);
+          const uy = Math.sin(k * Math.PI / 8);
+          const middle = cy + uy * r + uy * (up + down) / 2; // the box's middle, height-wise
+          spots.push([cx + ux * r + (ux - 1) * w / 2, middle + (down - up) / 2]);
+        }
+      }
       const own = circleBox.get(c.id);
       for (const [x, y] of spots) {
         const box = [x, y - down, x + w, y + up];

@@ -5,11 +5,13 @@ with a menu, wide tables scroll inside their own box and show that they do."""
 from __future__ import annotations
 
 import base64
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.integration.browser.conftest import games, needs_browser, shot
+from engine.caravelas import data
+from tests.integration.browser.conftest import PHONE, games, needs_browser, shot
 from tests.integration.browser.helpers import assert_no_sideways_scroll, register
 
 pytestmark = needs_browser
@@ -77,12 +79,12 @@ def test_pages_fit_a_phone(phone, site):
     shot(phone, "51-phone-register")
 
     # Tables wider than the phone scroll inside their box rather than moving the page.
-    phone.goto(bot_page)
+    phone.goto(f"/matches/{match_id}")
     boxes = phone.locator("main table").evaluate_all(
         "tables => tables.map(t => { const box = t.closest('.table-scroll') || t;"
         " return [box.scrollWidth > box.clientWidth, getComputedStyle(box).overflowX]; })"
     )
-    assert any(wide for wide, _ in boxes), "no table on the bot page is wider than a phone"
+    assert any(wide for wide, _ in boxes), "no table on the match page is wider than a phone"
     assert all(overflow in ("auto", "scroll") for wide, overflow in boxes if wide)
 
     register(phone, "pocketwatch")
@@ -102,6 +104,166 @@ def test_desktop_board_keeps_its_wide_layout(page, site, game):
     side = page.locator(".viewer-side").bounding_box()
     assert board_box["width"] == pytest.approx(frame_width, abs=1)
     assert side["x"] > board_box["x"] + board_box["width"], "move list no longer beside the board"
+
+
+# -- the leaderboard and a bot's page on a phone ------------------------------
+# Each table's headers as shown: [[text of each visible header], ...], and how far
+# each table's box scrolls sideways (0: it fits).
+TABLES = """() => Array.from(document.querySelectorAll('main table')).map(t => {
+  const box = t.closest('.table-scroll') || t;
+  const cells = Array.from(t.rows[0].cells).filter(c => c.getClientRects().length);
+  return {shown: cells.map(c => c.textContent), scrolls: box.scrollWidth - box.clientWidth};
+})"""
+# How many folded lines (.fold) show on the page.
+FOLDS_SHOWN = """() => Array.from(document.querySelectorAll('main .fold'))
+  .filter(f => f.getClientRects().length).length"""
+
+
+def tables_shown(page, what: str) -> list[list[str]]:
+    """The visible headers of every table of the page, after checking that none of them
+    and not the page scrolls sideways."""
+    assert_no_sideways_scroll(page, what)
+    tables = page.evaluate(TABLES)
+    for table in tables:
+        assert table["scrolls"] <= 1, f"{what}: {table['shown']} scrolls {table['scrolls']}px"
+    return [table["shown"] for table in tables]
+
+
+def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site):
+    site.finished_match("manila")
+    phone.goto("/leaderboard/manila")
+    board = tables_shown(phone, "the leaderboard")[0]
+    assert board == ["Rank", "Bot", "Skill", "Games"], board
+    # The owner and when it last played fold under the bot's name.
+    first = phone.locator("main table tr").nth(1)
+    expect(first.locator("td").nth(1).locator(".fold")).to_contain_text(
+        re.compile(r"by \w+ · \d{4}-")
+    )
+    shot(phone, "54-phone-leaderboard")
+    bot_page = phone.locator("main table a[href^='/bots/']").first.get_attribute("href")
+
+    phone.goto(bot_page)
+    expect(phone.locator("#rating-chart")).to_have_attribute("data-drawn", "true")
+    phone.get_by_text("Rating history as a table").tap()
+    shown = tables_shown(phone, "the bot page")
+    assert shown[0] == ["Version", "Skill", "Rated", "Seat results"], shown
+    assert ["#", "Match", "Version", "Skill"] in shown, shown
+    assert ["Opponent", "Matches", "Ahead", "Behind"] in shown, shown
+    assert shown[-1] == ["Match", "Seats (rank)"], shown
+    # The header and the chart with its legend fit the screen too.
+    for part in ("main h1", "#rating-chart canvas", "#rating-chart .chart-legend"):
+        right = phone.locator(part).evaluate("el => el.getBoundingClientRect().right")
+        assert right <= PHONE["width"], f"{part} ends at {right}px"
+    expect(phone.locator("main table").last.locator("tr").nth(1).locator(".fold")).to_be_visible()
+    shot(phone, "55-phone-bot-page")
+
+    # A desktop keeps every column; the folded lines, which would repeat them, are hidden.
+    page.goto("/leaderboard/manila")
+    shown = page.evaluate(TABLES)[0]["shown"]
+    assert shown == ["Rank", "Bot", "Owner", "Skill", "μ", "σ", "Games", "Last played"], shown
+    assert page.evaluate(FOLDS_SHOWN) == 0
+    page.goto(bot_page)
+    page.get_by_text("Rating history as a table").click()
+    shown = [table["shown"] for table in page.evaluate(TABLES)]
+    assert shown[0][:3] == ["Version", "State", "Skill"] and "Last fault" in shown[0], shown
+    assert ["Opponent", "Owner", "Matches", "Ahead", "Behind", "Tied"] in shown, shown
+    assert shown[-1] == ["Match", "Game", "State", "Seats (rank)", "Finished"], shown
+    assert page.evaluate(FOLDS_SHOWN) == 0
+
+
+# -- the Caravelas map's labels ------------------------------------------------
+# What a person reads on the map, as boxes on the screen: fleets, cube counts, names.
+MAP_MARKS = """() => Array.from(document.querySelectorAll(
+    '#board svg .fleet, #board svg .cube-count, #board svg .place-label')).map(m => {
+  const r = m.getBoundingClientRect();
+  return {kind: m.getAttribute('class').split(' ')[0], place: m.dataset.place || null,
+          what: m.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom};
+})"""
+# The circles of the main ports (Lisboa, Calecute, the Cape), by place id.
+MAIN_PORTS = """() => Array.from(document.querySelectorAll(
+    '#board svg g.lisboa, #board svg g.calecute, #board svg g.cape')).map(g => g.id.slice(7))"""
+
+
+def caravelas_steps(page, site) -> list[int]:
+    """Open a finished Caravelas match; the steps to look at, from the start to the end."""
+    open_viewer(page, site, "caravelas")
+    total = int(page.locator("#step-slider").get_attribute("max"))
+    return sorted({0, total // 4, total // 2, 3 * total // 4, total})
+
+
+def map_marks_at(page, step: int) -> list[dict]:
+    page.locator("#step-slider").fill(str(step))
+    board = page.locator("#board svg")
+    expect(board).to_have_attribute("data-step", str(step))
+    expect(board).to_have_attribute("data-stage", "final")
+    return page.evaluate(MAP_MARKS)
+
+
+def overlapping(marks: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of marks whose boxes share more than half a pixel each way."""
+    return [
+        (a["what"], b["what"])
+        for i, a in enumerate(marks)
+        for b in marks[i + 1 :]
+        if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 0.5
+        and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 0.5
+    ]
+
+
+def test_caravelas_map_on_a_phone_leaves_out_labels_rather_than_overlap(phone, site):
+    players = served_summary(phone, site)["players"]
+    for step in caravelas_steps(phone, site):
+        marks = map_marks_at(phone, step)
+        assert not overlapping(marks), f"step {step}: {overlapping(marks)}"
+        # Fleets come first and are never left out.
+        assert sum(m["kind"] == "fleet" for m in marks) == players, f"step {step}"
+        if step == 0:  # every fleet at Lisboa, and still every main port keeps its name
+            named = {m["place"] for m in marks if m["kind"] == "place-label"}
+            assert set(phone.evaluate(MAIN_PORTS)) <= named, sorted(named)
+    shot(phone, "53-phone-caravelas-map")
+
+    # What the whole map had no room for comes back as the map is zoomed in.
+    whole = {(m["kind"], m["place"]) for m in marks if m["kind"] != "fleet"}
+    width = phone.locator("#board svg").evaluate("s => s.viewBox.baseVal.width")
+    phone.locator("#zoom-in").tap()
+    phone.locator("#zoom-in").tap()
+    phone.wait_for_function(
+        f"() => document.querySelector('#board svg').viewBox.baseVal.width < {width / 2}"
+    )
+    frame = phone.locator("#board").bounding_box()
+    closer = [
+        m
+        for m in phone.evaluate(MAP_MARKS)
+        if m["x0"] >= frame["x"]
+        and m["x1"] <= frame["x"] + frame["width"]
+        and m["y0"] >= frame["y"]
+        and m["y1"] <= frame["y"] + frame["height"]
+    ]
+    assert not overlapping(closer), f"zoomed in: {overlapping(closer)}"
+    back = {(m["kind"], m["place"]) for m in closer if m["kind"] != "fleet"} - whole
+    assert back, "zooming in showed nothing the whole map left out"
+    shot(phone, "53-phone-caravelas-map-zoomed")
+
+
+def test_caravelas_map_on_a_desktop_shows_every_important_label(page, site):
+    players = served_summary(page, site)["players"]
+    for step in caravelas_steps(page, site):
+        marks = map_marks_at(page, step)
+        assert not overlapping(marks), f"step {step}: {overlapping(marks)}"
+        kinds = [m["kind"] for m in marks]
+        assert kinds.count("fleet") == players and kinds.count("cube-count") == len(
+            data.CUBE_PLACES
+        )
+        named = {m["place"] for m in marks if m["kind"] == "place-label"}
+        assert set(page.evaluate(MAIN_PORTS)) <= named, f"step {step}: {sorted(named)}"
+
+
+def served_summary(page, site) -> dict:
+    """The viewer's summary of the finished Caravelas match the tests open."""
+    match_id = site.finished_match("caravelas")
+    response = page.request.get(f"/matches/{match_id}/replay/summary.json")
+    assert response.ok, response.text()
+    return response.json()
 
 
 # -- the navigation and wide tables -------------------------------------------
@@ -186,10 +348,10 @@ def edge_light(box, decoder) -> tuple[float, float]:
 
 @pytest.mark.parametrize(
     ("path", "name"),
-    [("/leaderboard/manila", "leaderboard"), ("/games/caravelas", "caravelas-rules")],
+    [("/matches/{match}", "match"), ("/games/caravelas", "caravelas-rules")],
 )
 def test_tables_that_scroll_sideways_show_it(phone, site, path, name):
-    phone.goto(path)
+    phone.goto(path.format(match=site.finished_match("manila")))
     scrolls = phone.locator(".table-scroll").evaluate_all(
         "boxes => boxes.map(b => b.scrollWidth > b.clientWidth + 1)"
     )

@@ -79,6 +79,10 @@ def test_leaderboard_draws_the_skill_distribution(page, site):
     expect(chart.locator("canvas")).to_have_count(1)
     box = chart.locator("canvas").bounding_box()
     assert box["width"] > 300 and box["height"] > 100
+    # Its legend gives the whole range and every active bot at rest, no placeholder.
+    expect(chart.locator(".chart-legend")).to_contain_text(re.compile(r"skill -?\d+(\.\d+)? to \d"))
+    expect(chart.locator(".chart-legend")).to_contain_text(re.compile(r"bots [1-9]\d*"))
+    assert "--" not in chart.locator(".chart-legend").text_content()
     # The numbers are still there as a table, and the leaderboard table is untouched.
     counts = page.locator("#skill-data")
     assert '"bins"' in counts.text_content()
@@ -94,8 +98,21 @@ def test_bot_page_draws_the_rating_history(page, site):
     chart = page.locator("#rating-chart")
     expect(chart).to_have_attribute("data-drawn", "true")
     expect(chart.locator("canvas")).to_have_count(1)
-    # The legend names both series; the table of points is one click away.
-    expect(chart.locator(".u-legend")).to_contain_text("skill")
+    # The legend names every series with a value before any hover (the latest match's),
+    # never a placeholder; hovering a point shows that match's values.
+    legend = chart.locator(".chart-legend")
+    latest = page.locator("details.chart-table table tr").nth(1).locator("td")
+    expect(legend).to_contain_text(re.compile(r"after match #\d+ \(v\d+\), the latest"))
+    expect(legend).to_contain_text(f"skill (μ − 3σ) {latest.nth(3).text_content()}")
+    expect(legend).to_contain_text(f"μ {latest.nth(4).text_content()}")
+    assert not re.search(r"--|—|\bnull\b|NaN", legend.text_content()), legend.text_content()
+    expect(chart.locator(".u-legend")).to_have_count(0)
+    plot = chart.locator(".u-over").bounding_box()  # the plotting area, inside the axes
+    page.mouse.move(plot["x"] + 3, plot["y"] + plot["height"] / 2)
+    expect(legend).not_to_contain_text("the latest")
+    expect(legend).to_contain_text(re.compile(r"after match #\d+ \(v\d+\)"))
+    page.mouse.move(0, 0)
+    expect(legend).to_contain_text("the latest")
     page.get_by_text("Rating history as a table").click()
     expect(page.locator("details.chart-table table tr").nth(1)).to_be_visible()
     shot(page, "11-bot-page")

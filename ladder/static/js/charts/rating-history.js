@@ -1,4 +1,5 @@
-/* The bot page's rating history: skill (μ − 3σ) and μ after each rated match. */
+/* The bot page's rating history: skill (μ − 3σ) and μ after each rated match; the
+   legend gives the latest match's values, or those of the match under the pointer. */
 (function () {
   "use strict";
   var charts = window.TradewindsCharts;
@@ -7,7 +8,23 @@
     return;
   }
   var HEIGHT = 240;
+  var SKILL = "#088395";
+  var MU = "#7a8694";
   var xs = data.skill.map(function (_, i) { return i + 1; });
+  var last = xs.length - 1;
+  var at = function (idx) { return idx == null ? last : idx; };
+  var fixed = function (v) { return v == null ? "none" : v.toFixed(2); };
+  var keys = [
+    {
+      label: "after match",
+      value: function (idx) {
+        var i = at(idx);
+        return "#" + data.match[i] + " (v" + data.version[i] + ")" + (idx == null ? ", the latest" : "");
+      }
+    },
+    { label: "skill (μ − 3σ)", stroke: SKILL, value: function (idx) { return fixed(data.skill[at(idx)]); } },
+    { label: "μ", stroke: MU, dash: true, value: function (idx) { return fixed(data.mu[at(idx)]); } }
+  ];
   charts.draw("rating-chart", HEIGHT, function (width) {
     return {
       width: width,
@@ -18,16 +35,10 @@
         { label: "rating", size: 56 }
       ],
       series: [
-        {
-          label: "match",
-          value: function (u, x) {
-            if (x == null) { return "—"; }
-            return "#" + data.match[x - 1] + " (v" + data.version[x - 1] + ")";
-          }
-        },
-        { label: "skill (μ − 3σ)", stroke: "#088395", width: 2, points: { show: xs.length < 40 } },
-        { label: "μ", stroke: "#7a8694", width: 1, dash: [5, 4], points: { show: false } }
+        { label: "match" },
+        { label: "skill (μ − 3σ)", stroke: SKILL, width: 2, points: { show: xs.length < 40 } },
+        { label: "μ", stroke: MU, width: 1, dash: [5, 4], points: { show: false } }
       ]
     };
-  }, [xs, data.skill, data.mu]);
+  }, [xs, data.skill, data.mu], keys);
 })();
