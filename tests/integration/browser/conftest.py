@@ -7,6 +7,7 @@ a fresh browser context, so no test sees another's cookies.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "var" / "screenshots"
+# Screenshots are for a person to look at, so they are taken only when asked for
+# (`SCREENSHOTS=1 make integration`): a full-page one of a long page costs seconds on a
+# busy machine and checks nothing.
+TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 # Matches of three games on one worker: generous for a busy 2-core CI machine.
@@ -164,8 +169,11 @@ def phone(browser, site):
     assert not errors, f"script errors or policy violations on the page: {errors}"
 
 
-def shot(page, name: str) -> Path:
-    """Save a full-page screenshot under var/screenshots/ for a developer to look at."""
+def shot(page, name: str) -> Path | None:
+    """With SCREENSHOTS=1, save a full-page screenshot under var/screenshots/ for a
+    developer to look at (its path; None when screenshots were not asked for)."""
+    if not TAKE_SCREENSHOTS:
+        return None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -5,7 +5,8 @@ Manila voyage on a phone-sized page, and a few moves on the Caravelas map. Moves
 made on the board where the board offers them (a card, then an island; a boat, a
 space; a destination) and from the list of moves otherwise.
 
-Screenshots of each stage at 1280 and 390 px go to TABLE_SHOTS (default var/screenshots).
+With SCREENSHOTS=1, screenshots of each stage at 1280 and 390 px go to TABLE_SHOTS
+(default var/screenshots).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tests.integration.browser.conftest import (
     DESKTOP,
     PHONE,
     SCREENSHOTS,
+    TAKE_SCREENSHOTS,
     needs_browser,
 )
 from tests.integration.browser.helpers import register, serve
@@ -58,7 +60,9 @@ def table_site(tmp_path_factory):
 
 
 def _shots(tab, name: str) -> None:
-    """The page at desktop and phone width, then back to the tab's own size."""
+    """The page at desktop and phone width, then back to the tab's own size (SCREENSHOTS=1)."""
+    if not TAKE_SCREENSHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = tab.viewport_size
     for width, viewport in (("1280", DESKTOP), ("390", PHONE)):
