@@ -124,8 +124,9 @@ def worker_command(concurrency: int, tables: bool = False) -> list[str]:
     worker the ladder, a tournament, a challenge or a test needs)."""
     queues = TABLE_QUEUES if tables else QUEUES
     name = ["--hostname", "tables@%h"] if tables else []
+    app = "ladder.jobs.tables_app" if tables else "ladder.jobs.worker_app"
     return python_module(
-        "celery", "-A", "ladder.jobs.worker_app", "--quiet", "worker",
+        "celery", "-A", app, "--quiet", "worker",
         "--concurrency", str(concurrency), "--queues", ",".join(queues), *name,
         "--loglevel", "INFO", "--without-mingle", "--without-gossip",
     )  # fmt: skip

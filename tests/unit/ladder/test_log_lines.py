@@ -2,7 +2,7 @@
 (ISO 8601, UTC) and a level, gunicorn's access lines too, and beat's ticks stay at DEBUG.
 
 Each process's logging is set up by the module it loads (`ladder.web.wsgi`,
-`ladder.jobs.worker_app`, `ladder.jobs.beat_app`); each is imported here in a fresh
+`ladder.jobs.worker_app`, `ladder.jobs.beat_app`, `ladder.jobs.tables_app`); each is imported here in a fresh
 interpreter, as gunicorn and Celery import it, and its records come out through the
 real formatter.
 """
@@ -70,6 +70,7 @@ def _lines(module: str, tmp_path) -> list[dict]:
         ("ladder.web.wsgi", "web"),
         ("ladder.jobs.worker_app", "worker"),
         ("ladder.jobs.beat_app", "beat"),
+        ("ladder.jobs.tables_app", "tables"),
     ],
 )
 def test_each_process_names_itself_with_a_time_and_a_level(module, component, tmp_path):
@@ -91,6 +92,7 @@ def test_each_process_names_itself_with_a_time_and_a_level(module, component, tm
 def test_the_commands_load_the_modules_that_name_them(tmp_path):
     assert "ladder.jobs.beat_app" in beat_command(tmp_path)
     assert "ladder.jobs.worker_app" in worker_command(2)
+    assert "ladder.jobs.tables_app" in worker_command(2, tables=True)
     web = web_command("127.0.0.1:0", 1)
     assert web[web.index("--logger-class") + 1] == "ladder.web.gunicorn_log.JsonLogger"
 
