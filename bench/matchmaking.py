@@ -11,6 +11,10 @@ gap between its share of a table size and the target share (`size`), and between
 its share of a seat at one size and that seat's even share (`seat`, sizes it played
 10 times or more). Every strategy sees the same bots and the same rng seed; a run
 that never reaches τ counts as the budget.
+
+`--fill N` instead times `make_table` alone (the scheduler's CPU per table, apart
+from the database) on a ladder of N Manila bots that have played 100 matches each,
+with the mix off and on.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import random
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from bench.matchsim import STRATEGIES, kendall_tau, ladder, make_bots
 from ladder.ranking import table_mix
+from ladder.ranking.matchmaking import Candidate, make_table
 
 # Seat shares of a size are judged only where the bot played it this often.
 SEAT_FLOOR = 10
@@ -50,7 +56,7 @@ def run(bots, name, game, seed, budget, goal, until=None) -> tuple[int, float, f
     """(matches until τ ≥ goal, or the budget; the worst bot's size and seat gaps after
     `until` matches, or after those it took to reach τ without `until`)."""
     truth = [b.strength for b in bots]
-    target = table_mix.uniform_sizes(game.min_players, game.max_players)
+    target = table_mix.even_tables(game.min_players, game.max_players)
     reached = None
     rng = random.Random(seed)
     for played, skills, mix in ladder(
@@ -63,6 +69,26 @@ def run(bots, name, game, seed, budget, goal, until=None) -> tuple[int, float, f
         if reached is not None and played >= (until or reached):
             return reached, *worst_gaps(mix, target)
     raise AssertionError("the simulated ladder stopped")  # pragma: no cover
+
+
+def time_fill(count: int, tables: int = 300) -> None:
+    """Milliseconds per `make_table` on `count` Manila bots, mix off and on."""
+    rng = random.Random(1)
+    pool = [
+        Candidate(i, 1 + i // 2, rng.uniform(0, 50), rng.uniform(1, 3), 100) for i in range(count)
+    ]
+    played = {
+        c.version_id: Counter((size, rng.randrange(size)) for size in rng.choices([3, 4, 5], k=100))
+        for c in pool
+    }
+    target = table_mix.target_sizes("manila", 3, 5)
+    for label, mix in (("off", None), ("on", played)):
+        draw = random.Random(2)
+        started = time.process_time()
+        for _ in range(tables):
+            make_table(pool, 3, 5, draw, (), mix, target if mix else None)
+        ms = (time.process_time() - started) * 1000 / tables
+        print(f"make_table, {count:,} bots, mix {label:>3}: {ms:6.2f} ms CPU a table", flush=True)
 
 
 def main() -> None:
@@ -78,7 +104,11 @@ def main() -> None:
     )
     parser.add_argument("--budget", type=int, default=5000, help="matches before giving up")
     parser.add_argument("--target", type=float, default=0.9, help="Kendall τ to reach")
+    parser.add_argument("--fill", type=int, metavar="N", help="time make_table on N bots")
     args = parser.parse_args()
+    if args.fill:
+        time_fill(args.fill)
+        return
     names = list(STRATEGIES)
     print(
         f"{'game':<10} {'seats':>5} {'spread':>6} "

@@ -73,8 +73,8 @@ def mixed(
 
 
 STRATEGIES: dict[str, Strategy] = {
-    "matchmaking": matchmaking,
-    "mixed": mixed,
+    "mix off": matchmaking,
+    "mix on": mixed,
     "uniform": uniform_table,
 }
 

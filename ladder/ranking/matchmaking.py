@@ -17,9 +17,10 @@ whom they are given; this module does not choose for them.
 
 Given each bot's table mix so far (`played`: rated matches by table size and seat),
 a table also steers every bot toward its game's target mix (`ladder.ranking.table_mix`):
-the size is the one the seed is furthest below target at, the window's bots furthest
-below target at that size are seated first, and the seats are dealt so each bot sits
-where it has sat least. Without it, the size is drawn at random and the seats shuffled.
+at each size it could have, the window's bots furthest below target at that size are
+taken; the size the seed and those bots lack most wins; and the seats are dealt so each
+bot sits where it has sat least. Without it, the size is drawn at random and the seats
+shuffled.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ from ladder.ranking.ratings import BETA
 
 # The window's half-width is this many "spreads" (see `_spread`), drawn uniformly.
 WINDOW_RANGE = (0.5, 2.0)
+# Balancing the mix, the neediest bots are looked for among this many of the window's,
+# drawn at random: a window of a big ladder holds thousands, and sorting them all for
+# every table would cost the scheduler more than the table's inserts.
+NEEDY_SAMPLE = 40
 
 
 @dataclass(frozen=True)
@@ -104,12 +109,15 @@ def _mixed_table(
     """`make_table` steering the bots' mixes. `max_players` is what the owners allow.
 
     The window is drawn for the largest table; for each size the window's bots most
-    below target at it are taken, and the size whose table is, on average over its
-    seats, furthest below target wins (a tie drawn at random). Judging the seed alone
-    would not do: a bot with many games is seldom the seed, and bots seated beside a
-    seed play big tables more often than small ones (a big table seats more of them).
+    below target at it are taken (looked for among NEEDY_SAMPLE of them drawn at
+    random, the rest of the window after them where the owner rule leaves seats), and
+    the size wins whose table lacks it most: the seed's deficit plus the mean of the
+    others' (a tie drawn at random), so the seed's wish weighs as much as the others'.
+    Judging by the seed alone would not do: a bot with many games is seldom the seed;
+    judging by the mean of all seats, a bot that is mostly the seed (a house bot, seated
+    beside others only where owners are lacking) would be outvoted.
     """
-    goal = target or table_mix.uniform_sizes(min_players, max_players)
+    goal = target or table_mix.even_tables(min_players, max_players)
     seed = _pick_seed(eligible, rng)
     inside = _window(seed, _others(seed, eligible), max_players - 1, rng)
     best: list[tuple[float, list[Candidate]]] = []
@@ -118,7 +126,8 @@ def _mixed_table(
         def need(c: Candidate, size: int = size) -> float:
             return table_mix.size_deficit(played.get(c.version_id, {}), goal, size)
 
-        table = [seed, *_choose(seed, sorted(inside, key=need, reverse=True), size - 1)]
+        ranked = sorted(inside[:NEEDY_SAMPLE], key=need, reverse=True) + inside[NEEDY_SAMPLE:]
+        table = [seed, *_choose(seed, ranked, size - 1)]
         best.append((need(seed) + sum(map(need, table[1:])) / max(1, size - 1), table))
     top = max(score for score, _ in best)
     table = rng.choice([t for score, t in best if score >= top - 1e-9])
@@ -218,11 +227,15 @@ def _choose(seed: Candidate, inside: list[Candidate], seats: int) -> list[Candid
     chosen: list[Candidate] = []
     seated_owners = {_owner(seed)}
     for c in inside:
-        if len(chosen) < seats and _owner(c) not in seated_owners:
+        if len(chosen) == seats:
+            return chosen
+        if _owner(c) not in seated_owners:
             chosen.append(c)
             seated_owners.add(_owner(c))
     taken = {c.version_id for c in chosen}
     for c in inside:
-        if len(chosen) < seats and c.house and c.version_id not in taken:
+        if len(chosen) == seats:
+            break
+        if c.house and c.version_id not in taken:
             chosen.append(c)
     return chosen

@@ -4,16 +4,19 @@ Two bots are rated on the same work only if they played the same kind of tables:
 bot that plays mostly 3-player Manila and one that plays mostly 5-player are not.
 So matchmaking (`ladder.ranking.matchmaking`) aims every bot at its game's target mix:
 
-- table sizes: `TARGET_SIZES` below, a weight per player count (today every count
-  the rules allow, equally);
+- table sizes: `TARGET_SIZES` below, a weight per player count. Today every count the
+  rules allow, in proportion to its seats (Manila 3 : 4 : 5): the mix a bot gets on
+  average when the ladder plays every table size equally often. An equal share of
+  each size per bot would need more small tables than large ones, and a small table
+  tells the ratings less (bench/matchmaking.py: the ranking came slower that way);
 - seats: at each table size, every seat equally (seat 0 moves first in every game).
 
 A bot's mix is `Played`: its rated matches counted by (players, seat), which the
 service keeps per version (`SeatRecord`) and the scheduler tops up with the tables
-it has in flight. Matchmaking uses it three ways: the seed bot gets the table size it
-is furthest below target at (`choose_size`), the other seats go first to the bots of
-the window furthest below target at that size (`size_deficit`), and the seats are
-dealt so each bot sits where it has sat least at that size (`deal_seats`).
+it has in flight. Matchmaking (`make_table`) uses it three ways: the window's bots
+most below target at a size are seated first at that size (`size_deficit`), the size
+the seed and those bots lack most is played, and the seats are dealt so each bot sits
+where it has sat least at that size (`deal_seats`).
 """
 
 from __future__ import annotations
@@ -26,24 +29,21 @@ from collections.abc import Mapping, Sequence
 # over their sum). Every game's sizes are exactly its rules' player range (a unit test
 # holds the engine to it); bots/README.md tells bot authors.
 TARGET_SIZES: dict[str, dict[int, float]] = {
-    "caravelas": {2: 1.0, 3: 1.0, 4: 1.0},
-    "manila": {3: 1.0, 4: 1.0, 5: 1.0},
-    "meuterer": {3: 1.0, 4: 1.0},
+    "caravelas": {2: 2.0, 3: 3.0, 4: 4.0},
+    "manila": {3: 3.0, 4: 4.0, 5: 5.0},
+    "meuterer": {3: 3.0, 4: 4.0},
 }
 
 # A bot's rated matches by (players, seat); seats count from 0.
 Played = Mapping[tuple[int, int], int]
 
-# Deficits this close are a tie (they are sums of float shares).
-_TIE = 1e-9
-
 
 def target_sizes(game: str, min_players: int, max_players: int) -> dict[int, float]:
     """The share of its matches a bot of `game` should play at each table size: the
-    game's row of TARGET_SIZES, or every size of its range equally for a game it lacks."""
+    game's row of TARGET_SIZES, or `even_tables` for a game it lacks."""
     weights = TARGET_SIZES.get(game)
     if weights is None:
-        return uniform_sizes(min_players, max_players)
+        return even_tables(min_players, max_players)
     if not set(weights) <= set(range(min_players, max_players + 1)):
         raise ValueError(
             f"{game}'s target mix has sizes {sorted(weights)}, outside its"
@@ -52,9 +52,10 @@ def target_sizes(game: str, min_players: int, max_players: int) -> dict[int, flo
     return normalise(weights)
 
 
-def uniform_sizes(min_players: int, max_players: int) -> dict[int, float]:
-    """Every table size from `min_players` to `max_players`, equally."""
-    return normalise(dict.fromkeys(range(min_players, max_players + 1), 1.0))
+def even_tables(min_players: int, max_players: int) -> dict[int, float]:
+    """Every table size from `min_players` to `max_players`, in proportion to its seats:
+    the mix a bot gets on average when the ladder plays every size equally often."""
+    return normalise({size: float(size) for size in range(min_players, max_players + 1)})
 
 
 def normalise(weights: Mapping[int, float]) -> dict[int, float]:
@@ -76,22 +77,11 @@ def games_at(played: Played, players: int) -> int:
 
 
 def size_deficit(played: Played, target: Mapping[int, float], players: int) -> float:
-    """How many matches at tables of `players` the bot is short of its target share, were
-    it to play one more match: positive when it needs that size."""
+    """How far the bot's share of tables of `players` is below target, were it to play
+    one more match elsewhere: positive when it needs that size. A share, not a count, so
+    a bot with many matches is not seated before a new one for having more of them."""
     total = sum(played.values())
-    return target.get(players, 0.0) * (total + 1) - games_at(played, players)
-
-
-def choose_size(
-    played: Played, target: Mapping[int, float], sizes: Sequence[int], rng: random.Random
-) -> int:
-    """The size among `sizes` (those the table can have) the bot is furthest below
-    target at; a tie is drawn at random."""
-    if not sizes:
-        raise ValueError("no table size to choose from")
-    deficit = {s: size_deficit(played, target, s) for s in sizes}
-    best = max(deficit.values())
-    return rng.choice([s for s in sizes if deficit[s] >= best - _TIE])
+    return target.get(players, 0.0) - games_at(played, players) / (total + 1)
 
 
 def deal_seats(bots: Sequence[int], played: Mapping[int, Played], rng: random.Random) -> list[int]:
