@@ -77,11 +77,11 @@ def games_at(played: Played, players: int) -> int:
 
 
 def size_deficit(played: Played, target: Mapping[int, float], players: int) -> float:
-    """How far the bot's share of tables of `players` is below target, were it to play
-    one more match elsewhere: positive when it needs that size. A share, not a count, so
-    a bot with many matches is not seated before a new one for having more of them."""
+    """How far the bot's share of tables of `players` is below target: positive when it
+    needs that size, 0 for a bot new to the ladder. A share (of its matches and one
+    more), not a count, so a bot is not seated first for having played more."""
     total = sum(played.values())
-    return target.get(players, 0.0) - games_at(played, players) / (total + 1)
+    return (target.get(players, 0.0) * total - games_at(played, players)) / (total + 1)
 
 
 def deal_seats(bots: Sequence[int], played: Mapping[int, Played], rng: random.Random) -> list[int]:

@@ -70,9 +70,9 @@ THIRDS = {3: 1 / 3, 4: 1 / 3, 5: 1 / 3}
 @pytest.mark.parametrize(
     ("played", "size", "deficit"),
     [
-        ({}, 3, 1 / 3),  # nothing played: all it lacks is the target share
-        ({(3, 0): 2, (4, 1): 1}, 3, 1 / 3 - 2 / 4),  # 2 of 3 matches, were it 2 of 4
-        ({(3, 0): 2, (4, 1): 1}, 5, 1 / 3),
+        ({}, 3, 0.0),  # nothing played: it lacks nothing yet
+        ({(3, 0): 2, (4, 1): 1}, 3, (1 - 2) / 4),  # a third of 3 is 1, it played 2
+        ({(3, 0): 2, (4, 1): 1}, 5, 1 / 4),
         ({(3, 0): 2, (4, 1): 1}, 6, -0.0),  # a size without a target share
     ],
 )
