@@ -126,9 +126,9 @@ def _mixed_table(
         def need(c: Candidate, size: int = size) -> float:
             return table_mix.size_deficit(played.get(c.version_id, {}), goal, size)
 
-        ranked = sorted(inside[:NEEDY_SAMPLE], key=need, reverse=True) + inside[NEEDY_SAMPLE:]
-        table = [seed, *_choose(seed, ranked, size - 1)]
-        best.append((need(seed) + sum(map(need, table[1:])) / max(1, size - 1), table))
+        sample = sorted(inside[:NEEDY_SAMPLE], key=need, reverse=True)
+        table = [seed, *_choose(seed, sample + inside[NEEDY_SAMPLE:], size - 1)]
+        best.append((need(seed) + sum(map(need, sample)) / max(1, len(sample)), table))
     top = max(score for score, _ in best)
     table = rng.choice([t for score, t in best if score >= top - 1e-9])
     return table_mix.deal_seats([c.version_id for c in table], played, rng)

@@ -8,7 +8,7 @@ So matchmaking (`ladder.ranking.matchmaking`) aims every bot at its game's targe
   rules allow, in proportion to its seats (Manila 3 : 4 : 5): the mix a bot gets on
   average when the ladder plays every table size equally often. An equal share of
   each size per bot would need more small tables than large ones, and a small table
-  tells the ratings less (bench/matchmaking.py: the ranking came slower that way);
+  tells the ratings less;
 - seats: at each table size, every seat equally (seat 0 moves first in every game).
 
 A bot's mix is `Played`: its rated matches counted by (players, seat), which the
@@ -77,11 +77,13 @@ def games_at(played: Played, players: int) -> int:
 
 
 def size_deficit(played: Played, target: Mapping[int, float], players: int) -> float:
-    """How far the bot's share of tables of `players` is below target: positive when it
-    needs that size, 0 for a bot new to the ladder. A share (of its matches and one
-    more), not a count, so a bot is not seated first for having played more."""
+    """How far the bot's share of tables of `players` would be below target after one more
+    match elsewhere: positive when it needs that size. A share, not a count, so a bot is
+    not seated first for having played more; a new bot lacks every size by its target
+    share, the largest most, so a new ladder starts at big tables (they tell the
+    ratings most)."""
     total = sum(played.values())
-    return (target.get(players, 0.0) * total - games_at(played, players)) / (total + 1)
+    return target.get(players, 0.0) - games_at(played, players) / (total + 1)
 
 
 def deal_seats(bots: Sequence[int], played: Mapping[int, Played], rng: random.Random) -> list[int]:

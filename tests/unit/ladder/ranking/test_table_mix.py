@@ -70,9 +70,9 @@ THIRDS = {3: 1 / 3, 4: 1 / 3, 5: 1 / 3}
 @pytest.mark.parametrize(
     ("played", "size", "deficit"),
     [
-        ({}, 3, 0.0),  # nothing played: it lacks nothing yet
-        ({(3, 0): 2, (4, 1): 1}, 3, (1 - 2) / 4),  # a third of 3 is 1, it played 2
-        ({(3, 0): 2, (4, 1): 1}, 5, 1 / 4),
+        ({}, 3, 1 / 3),  # nothing played: it lacks the whole target share
+        ({(3, 0): 2, (4, 1): 1}, 3, 1 / 3 - 2 / 4),  # 2 of its matches, were they 4
+        ({(3, 0): 2, (4, 1): 1}, 5, 1 / 3),
         ({(3, 0): 2, (4, 1): 1}, 6, -0.0),  # a size without a target share
     ],
 )
@@ -150,7 +150,7 @@ def test_the_mix_never_breaks_the_owner_rule_or_the_room():
 # shares: of each table size, and of each seat at a size. (Bench/matchmaking.py shows
 # the mix-blind matchmaking 0.2 or more off on the same ladders.)
 MATCHES = 100
-SIZE_TOLERANCE = 0.08
+SIZE_TOLERANCE = 0.1
 SEAT_TOLERANCE = 0.08
 
 
