@@ -3,20 +3,26 @@
 Each simulated match seats a table chosen by a strategy, ranks the seats by
 true strength plus Gaussian performance noise (the model TrueSkill assumes),
 and rates them with `ladder.ranking.ratings.rate`. We count how many matches pass
-before the leaderboard (by μ − 3σ) orders the bots like their true strengths.
+before the leaderboard (by μ − 3σ) orders the bots like their true strengths, and
+keep each bot's table mix (matches by table size and seat) as the ladder does.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.ranking.ratings import BETA, MU, Skill, rate
 
-# A strategy takes the candidates, min and max players and an rng; it returns a table.
-Strategy = Callable[[Sequence[Candidate], int, int, random.Random], list[int] | None]
+# A strategy takes the candidates, min and max players, an rng and each bot's matches
+# by (table size, seat) so far; it returns a table in seat order.
+Strategy = Callable[
+    [Sequence[Candidate], int, int, random.Random, Mapping[int, Counter]], list[int] | None
+]
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,11 @@ class SimBot:
 
 
 def uniform_table(
-    candidates: Sequence[Candidate], min_players: int, max_players: int, rng: random.Random
+    candidates: Sequence[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    played: Mapping[int, Counter] | None = None,
 ) -> list[int] | None:
     """The baseline: a table size and its bots drawn uniformly at random."""
     if len(candidates) < min_players:
@@ -39,7 +49,34 @@ def uniform_table(
     return [c.version_id for c in rng.sample(list(candidates), size)]
 
 
-STRATEGIES: dict[str, Strategy] = {"matchmaking": make_table, "uniform": uniform_table}
+def matchmaking(
+    candidates: Sequence[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    played: Mapping[int, Counter] | None = None,
+) -> list[int] | None:
+    """The ladder's matchmaking blind to the bots' table mixes (as before issue 34)."""
+    return make_table(candidates, min_players, max_players, rng)
+
+
+def mixed(
+    candidates: Sequence[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    played: Mapping[int, Counter] | None = None,
+) -> list[int] | None:
+    """The ladder's matchmaking as the scheduler runs it: balancing every bot's table mix
+    toward every size and seat equally."""
+    return make_table(candidates, min_players, max_players, rng, played=played or {})
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "mix off": matchmaking,
+    "mix on": mixed,
+    "uniform": uniform_table,
+}
 
 
 def kendall_tau(a: Sequence[float], b: Sequence[float]) -> float:
@@ -93,11 +130,31 @@ def simulate(
     noise: float = BETA,
 ) -> int | None:
     """Matches played until Kendall τ of μ − 3σ against strength reaches `target`, or None."""
+    truth = [b.strength for b in bots]
+    for played, skills, _ in ladder(bots, strategy, min_players, max_players, rng, noise):
+        shown = [skills[b.version_id].conservative for b in bots]
+        if kendall_tau(shown, truth) >= target:
+            return played
+        if played >= max_matches:
+            return None
+    return None  # pragma: no cover (the ladder runs on for ever)
+
+
+def ladder(
+    bots: Sequence[SimBot],
+    strategy: Strategy,
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    noise: float = BETA,
+) -> Iterator[tuple[int, dict[int, Skill], dict[int, Counter]]]:
+    """The simulated ladder, match after match, for ever: after each, the matches
+    played, every bot's rating and every bot's matches by (table size, seat)."""
     skills = {b.version_id: Skill() for b in bots}
     games = dict.fromkeys(skills, 0)
+    mix: dict[int, Counter] = {v: Counter() for v in skills}
     strength = {b.version_id: b.strength for b in bots}
-    truth = [b.strength for b in bots]
-    for played in range(1, max_matches + 1):
+    for played in itertools.count(1):
         candidates = [
             Candidate(
                 b.version_id,
@@ -109,15 +166,15 @@ def simulate(
             )
             for b in bots
         ]
-        table = strategy(candidates, min_players, max_players, rng)
+        table = strategy(candidates, min_players, max_players, rng, mix)
         if table is None:
             raise ValueError("the strategy found no table; the simulation needs enough bots")
         performance = [strength[v] + rng.gauss(0.0, noise) for v in table]
         ranks = [1 + sum(other > p for other in performance) for p in performance]
-        for v, new in zip(table, rate([skills[v] for v in table], ranks), strict=True):
+        for seat, (v, new) in enumerate(
+            zip(table, rate([skills[v] for v in table], ranks), strict=True)
+        ):
             skills[v] = new
             games[v] += 1
-        shown = [skills[b.version_id].conservative for b in bots]
-        if kendall_tau(shown, truth) >= target:
-            return played
-    return None
+            mix[v][(len(table), seat)] += 1
+        yield played, skills, mix

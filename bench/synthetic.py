@@ -1,5 +1,6 @@
-"""A synthetic ladder for the web benchmark: users, bots, rated matches, their seats
-and rating history, as the service would have recorded them.
+"""A synthetic ladder for the web benchmark: users, bots, rated matches, their seats,
+rating history, head to head and records by table size and seat, as the service would
+have recorded them.
 
 Rows are made in batches, in foreign-key order, and written the fastest way each
 database offers: executemany on SQLite, COPY on PostgreSQL (100,000 matches are
@@ -31,6 +32,7 @@ from ladder.models import (
     MatchSeat,
     Rating,
     RatingHistory,
+    SeatRecord,
     User,
 )
 from ladder.ranking import ratings
@@ -105,6 +107,7 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
     # Head to head as recording keeps it, in flat arrays (bot * (bots + 1) + opponent):
     # a dict of 4 million pairs would take a gigabyte.
     met = {name: array("i", bytes(4 * (bots + 1) ** 2)) for name in head_to_head.COUNTS}
+    records: dict[tuple[int, int, int], list[int]] = {}  # games, wins, rank sum
     seat_id = 0
     for m in range(1, matches + 1):
         when = START + timedelta(seconds=30 * m)
@@ -120,6 +123,10 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
             seat_id += 1
             games[b] += 1
             rank = order.index(b) + 1
+            record = records.setdefault((b, players, seat), [0, 0, 0])
+            record[0] += 1
+            record[1] += rank == 1
+            record[2] += rank
             sigma = max(1.0, ratings.SIGMA * 0.97 ** games[b])
             mu = 25 + (strength[b] - 25) * (1 - sigma / ratings.SIGMA) + rng.gauss(0, 0.3)
             seat_rows.append(_seat(seat_id, m, seat, b, players, rank, mu, sigma))
@@ -155,6 +162,14 @@ def ladder_rows(game: str, bots: int, matches: int, seed: int) -> Iterator[tuple
             }
         )
     yield Rating.__table__, rows
+    yield (
+        SeatRecord.__table__,
+        [
+            {"version_id": b, "players": p, "seat": seat, "games": g, "wins": w}
+            | {"rank_sum": r, "faults": 0}
+            for (b, p, seat), (g, w, r) in sorted(records.items())
+        ],
+    )
     pairs = []
     for b in range(1, bots + 1):
         for o in range(1, bots + 1):

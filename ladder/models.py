@@ -416,6 +416,31 @@ class HeadToHead(Base):
         return f"HeadToHead({self.bot_id} v {self.opponent_id}: {self.ahead}-{self.behind})"
 
 
+class SeatRecord(Base):
+    """A version's rated matches at one table size and seat (seats count from 0): how
+    many, won (rank 1), their ranks added up, and how many it faulted in.
+
+    Kept as matches are rated (`services.table_mix`, in the recording's transaction),
+    so matchmaking balances each bot's mix of table sizes and seats, and a bot page
+    shows its record by table size and seat, from a few rows a version.
+    """
+
+    __tablename__ = "seat_records"
+
+    version_id: Mapped[int] = mapped_column(
+        ForeignKey("bot_versions.id", ondelete="CASCADE"), primary_key=True
+    )
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    rank_sum: Mapped[int] = mapped_column(Integer, default=0)
+    faults: Mapped[int] = mapped_column(Integer, default=0)
+
+    def __repr__(self) -> str:
+        return f"SeatRecord(v={self.version_id}, {self.players} players, seat {self.seat})"
+
+
 class BotRevision(Base):
     """How many committed transactions changed what a bot's page shows.
 

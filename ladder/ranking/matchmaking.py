@@ -14,19 +14,31 @@ size is drawn within the seats the rule leaves (`open_seats`: one per owner,
 one per house bot); a ladder that cannot fill the game's smallest table gets
 none (`make_table` returns None) and waits. Challenges and tournaments seat
 whom they are given; this module does not choose for them.
+
+Given each bot's table mix so far (`played`: rated matches by table size and seat),
+a table also steers every bot toward its game's target mix (`ladder.ranking.table_mix`):
+at each size it could have, the window's bots furthest below target at that size are
+taken; the size the seed and those bots lack most wins; and the seats are dealt so each
+bot sits where it has sat least. Without it, the size is drawn at random and the seats
+shuffled.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from ladder.ranking import table_mix
 from ladder.ranking.ratings import BETA
 
 # The window's half-width is this many "spreads" (see `_spread`), drawn uniformly.
 WINDOW_RANGE = (0.5, 2.0)
+# Balancing the mix, the neediest bots are looked for among this many of the window's,
+# drawn at random: a window of a big ladder holds thousands, and sorting them all for
+# every table would cost the scheduler more than the table's inserts.
+NEEDY_SAMPLE = 40
 
 
 @dataclass(frozen=True)
@@ -58,11 +70,16 @@ def make_table(
     max_players: int,
     rng: random.Random,
     busy: Collection[int] = (),
+    played: Mapping[int, table_mix.Played] | None = None,
+    target: Mapping[int, float] | None = None,
 ) -> list[int] | None:
     """Version ids for one table in seat order, owners apart; None when too few can play.
 
     `busy` holds version ids already at a table; they sit this one out unless
     they are house bots. None exactly when `open_seats` is below `min_players`.
+    With `played` (by version id; a bot missing has played nothing) the table
+    balances the bots' mixes toward `target` (a share per table size; by default
+    every size from `min_players` to `max_players` equally).
     """
     _check_players(min_players, max_players)
     if not isinstance(rng, random.Random):
@@ -72,18 +89,60 @@ def make_table(
     room = _room(eligible)
     if room < min_players:
         return None
+    if played is not None:
+        return _mixed_table(eligible, min_players, min(max_players, room), rng, played, target)
     size = rng.randint(min_players, min(max_players, room))
     seed = _pick_seed(eligible, rng)
-    # The others leave room - 1 seats, whatever the seed: its owner is counted once.
-    others = [
+    table = [seed, *_fill(seed, _others(seed, eligible), size - 1, rng)]
+    rng.shuffle(table)  # no bot keeps the first seat just for being the seed
+    return [c.version_id for c in table]
+
+
+def _mixed_table(
+    eligible: list[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    played: Mapping[int, table_mix.Played],
+    target: Mapping[int, float] | None,
+) -> list[int]:
+    """`make_table` steering the bots' mixes. `max_players` is what the owners allow.
+
+    The window is drawn for the largest table; for each size the window's bots most
+    below target at it are taken (looked for among NEEDY_SAMPLE of them drawn at
+    random, the rest of the window after them where the owner rule leaves seats), and
+    the size wins whose table lacks it most: the seed's deficit plus the mean of the
+    others' (a tie drawn at random), so the seed's wish weighs as much as the others'.
+    Judging by the seed alone would not do: a bot with many games is seldom the seed;
+    judging by the mean of all seats, a bot that is mostly the seed (a house bot, seated
+    beside others only where owners are lacking) would be outvoted.
+    """
+    goal = target or table_mix.even_tables(min_players, max_players)
+    seed = _pick_seed(eligible, rng)
+    inside = _window(seed, _others(seed, eligible), max_players - 1, rng)
+    best: list[tuple[float, list[Candidate]]] = []
+    for size in range(min_players, max_players + 1):
+
+        def need(c: Candidate, size: int = size) -> float:
+            return table_mix.size_deficit(played.get(c.version_id, {}), goal, size)
+
+        sample = sorted(inside[:NEEDY_SAMPLE], key=need, reverse=True)
+        table = [seed, *_choose(seed, sample + inside[NEEDY_SAMPLE:], size - 1)]
+        best.append((need(seed) + sum(map(need, sample)) / max(1, len(sample)), table))
+    top = max(score for score, _ in best)
+    table = rng.choice([t for score, t in best if score >= top - 1e-9])
+    return table_mix.deal_seats([c.version_id for c in table], played, rng)
+
+
+def _others(seed: Candidate, eligible: list[Candidate]) -> list[Candidate]:
+    """The bots that may join the seed: not itself, and (but for house bots) none of
+    its owner's. They leave room - 1 seats, whatever the seed: its owner counts once."""
+    return [
         c
         for c in eligible
         if c.version_id != seed.version_id
         and (seed.house or c.house or c.owner_id != seed.owner_id)
     ]
-    table = [seed, *_fill(seed, others, size - 1, rng)]
-    rng.shuffle(table)  # no bot keeps the first seat just for being the seed
-    return [c.version_id for c in table]
 
 
 def open_seats(candidates: Sequence[Candidate], busy: Collection[int] = ()) -> int:
@@ -139,6 +198,14 @@ def _fill(
 
     `others` hold no bot of a (non-house) seed's owner, and leave room for `seats`.
     """
+    return _choose(seed, _window(seed, others, seats, rng), seats)
+
+
+def _window(
+    seed: Candidate, others: list[Candidate], seats: int, rng: random.Random
+) -> list[Candidate]:
+    """The bots of `others` inside a random window around the seed's μ, widened until
+    it holds room for `seats` and as many new owners as there are; in random order."""
     # Distinct owners are still preferred among house bots too (the house counts as one
     # owner here): a ladder of many owners is not filled up with the house's bots.
     owners_elsewhere = {_owner(c) for c in others} - {_owner(seed)}
@@ -151,14 +218,24 @@ def _fill(
             break
         half *= 2  # too few fit: widen; ends once the window holds every bot
     rng.shuffle(inside)
+    return inside
+
+
+def _choose(seed: Candidate, inside: list[Candidate], seats: int) -> list[Candidate]:
+    """`seats` of the window's bots, in its order: one per owner not yet at the table,
+    then more house bots, the only ones whose owner may repeat."""
     chosen: list[Candidate] = []
     seated_owners = {_owner(seed)}
-    for c in inside:  # first pass: one bot per owner not yet at the table
-        if len(chosen) < seats and _owner(c) not in seated_owners:
+    for c in inside:
+        if len(chosen) == seats:
+            return chosen
+        if _owner(c) not in seated_owners:
             chosen.append(c)
             seated_owners.add(_owner(c))
     taken = {c.version_id for c in chosen}
-    for c in inside:  # then more house bots, the only ones whose owner may repeat
-        if len(chosen) < seats and c.house and c.version_id not in taken:
+    for c in inside:
+        if len(chosen) == seats:
+            break
+        if c.house and c.version_id not in taken:
             chosen.append(c)
     return chosen

@@ -45,7 +45,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.ranking import ratings
-from ladder.services import bot_changes, head_to_head, storage, throttle, triage
+from ladder.services import bot_changes, head_to_head, storage, table_mix, throttle, triage
 from ladder.services.bots import check_game, get_version, valid_id
 from ladder.settings import Settings
 from workers import BadOutcome, Job, JobSeat, Outcome
@@ -472,10 +472,12 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
     ]
     ranks = [cast(int, s.rank) for s in seats]  # recorded just above, every seat
     after = ratings.rate(before, ranks, tau=settings.open_play_tau)
+    rated = []
     for seat, old, new in zip(seats, before, after, strict=True):
         row = rows.get(cast(int, seat.version_id))  # every seat a version (checked above)
         if row is None:
             continue
+        rated.append(seat)
         seat.mu_before, seat.sigma_before = old.mu, old.sigma
         seat.mu_after, seat.sigma_after = new.mu, new.sigma
         row.mu, row.sigma, row.skill = new.mu, new.sigma, new.conservative
@@ -491,4 +493,5 @@ def _rate(session: Session, settings: Settings, match: Match, now) -> str | None
                 recorded_at=now,
             )
         )
+    table_mix.count_rated(session, match.players, rated)  # after the rating rows' locks
     return None

@@ -1,14 +1,16 @@
 """Keeping the ladder busy: every game topped up to LADDER_IN_FLIGHT ranked matches.
 
 Beat calls `schedule_ladder` every few seconds; matchmaking itself is pure
-(`ladder.ranking.matchmaking`), this module reads its candidates and stores the
-tables it draws, each under the game's lock.
+(`ladder.ranking.matchmaking`), this module reads its candidates and the table mix
+each has played (rated matches by table size and seat, plus the tables in flight),
+and stores the tables it draws, each under the game's lock.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -22,7 +24,8 @@ from ladder.models import (
     MatchSeat,
     User,
 )
-from ladder.queries.candidates import ladder_candidates
+from ladder.queries.candidates import ladder_candidates, ladder_played
+from ladder.ranking import table_mix
 from ladder.ranking.matchmaking import make_table
 from ladder.services import matches as match_service
 from ladder.services import throttle
@@ -63,32 +66,41 @@ def _fill_batch(
     """One transaction of matches for `name`: (their ids, whether the game may want more).
 
     Everything is read once under the game's lock (what is in flight, who sits there,
-    the candidates) and kept up to date in memory as tables are drawn, so a match costs
-    its inserts, not a read of the whole ladder. Two schedulers at once take turns on the
-    lock: they top up to the target, not past it, never seat a bot the other just seated,
-    and store only tables whose owners the database shows apart.
+    the candidates and their table mixes) and kept up to date in memory as tables are
+    drawn, so a match costs its inserts, not a read of the whole ladder. A table in
+    flight counts in its bots' mixes already: it is rated unless it fails. Two schedulers
+    at once take turns on the lock: they top up to the target, not past it, never seat a
+    bot the other just seated, and store only tables whose owners the database shows apart.
     """
     game = engine.get_game(name)
     throttle.lock(session, f"schedule:{name}")
     in_flight = session.scalars(
         select(Match.id).where(Match.game == name, Match.ranked, Match.state.in_(IN_FLIGHT))
     ).all()
-    busy = {
-        vid
-        for vid in session.scalars(
-            select(MatchSeat.version_id).where(MatchSeat.match_id.in_(in_flight))
-        )
-        if vid is not None
-    }
+    played = ladder_played(session, name)
+    busy = set()
+    for vid, seat, players in session.execute(
+        select(MatchSeat.version_id, MatchSeat.seat, Match.players)
+        .join(Match, MatchSeat.match_id == Match.id)
+        .where(MatchSeat.match_id.in_(in_flight))
+    ):
+        if vid is not None:
+            busy.add(vid)
+            played.setdefault(vid, Counter())[(players, seat)] += 1
     candidates = ladder_candidates(session, settings, name)
+    target = table_mix.target_sizes(name, game.min_players, game.max_players)
     room = min(settings.ladder_in_flight - len(in_flight), BATCH)
     tables: list[list[int]] = []
     while len(tables) < room:
-        table = make_table(candidates, game.min_players, game.max_players, rng, busy)
+        table = make_table(
+            candidates, game.min_players, game.max_players, rng, busy, played, target
+        )
         if not table:
             break
         tables.append(table)
         busy.update(table)  # house bots stay eligible: make_table never counts them busy
+        for seat, vid in enumerate(table):
+            played.setdefault(vid, Counter())[(len(table), seat)] += 1
     if not tables or not all(_owners_apart(session, settings, tables)):
         session.rollback()  # ends the lock
         return [], False

@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ladder.extensions import make_engine
-from ladder.models import Match, MatchState, Rating, utcnow
+from ladder.models import Match, MatchState, Rating, SeatRecord, utcnow
 from ladder.services import infrastructure, matches, playing, scheduler, throttle
 from tests.unit.ladder.conftest import make_active_bot, make_user
 from tests.unit.ladder.helpers import outcome_for
@@ -186,8 +186,14 @@ def test_two_schedulers_at_once_fill_a_game_up_to_its_target_not_past_it(session
 
 
 def test_a_scheduler_alone_still_fills_every_game(session, config):
-    two_bots(session, config)
-    two_bots(session, config, ("cat", "dan"))
+    versions = two_bots(session, config) + two_bots(session, config, ("cat", "dan"))
+    # They have played only tables of 3 and 4, so the table mix makes two tables of 2.
+    session.add_all(
+        SeatRecord(version_id=v, players=p, seat=0, games=10, wins=0, rank_sum=20, faults=0)
+        for v in versions
+        for p in (3, 4)
+    )
+    session.commit()
     config["LADDER_IN_FLIGHT"] = 2
     created = scheduler.schedule_ladder(session, config, random.Random(2))
     assert len(created) == 2
