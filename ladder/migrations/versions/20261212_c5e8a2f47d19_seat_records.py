@@ -6,7 +6,7 @@ seat, from a few rows a version.
 The rated seats so far (those with a rating after the match, `mu_after`) are counted
 here once, in one statement.
 
-Revision: c5e8a2f47d19 (after a7c4e9d2b315)
+Revision: c5e8a2f47d19 (after c1e5a9f3b7d2)
 Created: 2026-12-11 10:00:00.000000
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "c5e8a2f47d19"
-down_revision = "a7c4e9d2b315"
+down_revision = "c1e5a9f3b7d2"
 branch_labels = None
 depends_on = None
 
