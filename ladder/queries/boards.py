@@ -9,7 +9,7 @@ from collections import Counter
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ladder.broker.announce import TABLE_QUEUE, TEST_QUEUE
@@ -25,13 +25,17 @@ from ladder.models import (
     MatchTally,
     Rating,
     RatingHistory,
+    ResolvedRating,
+    ResolveRun,
     TournamentMatch,
     User,
     VersionState,
     VersionTest,
     VersionTestMatch,
 )
-from ladder.ranking import ratings
+from ladder.queries import certainty as certainty_queries
+from ladder.ranking import certainty, ratings
+from ladder.settings import RATINGS_SHOWN
 from workers import SeatStatus
 
 HISTORY_POINTS = 500
@@ -58,48 +62,118 @@ def _pages(total: int, page: int, per_page: int) -> dict:
     }
 
 
-def leaderboard(session: Session, game: str, page: int, per_page: int) -> dict:
-    """Active versions of `game` by μ − 3σ, best first, one page of them."""
+def leaderboard(
+    session: Session, game: str, page: int, per_page: int, rating: str = RATINGS_SHOWN[0]
+) -> dict:
+    """Active versions of `game`, one page of them: settled ones first, then provisional
+    ones (ladder/RATINGS.md), each part best first by μ − 3σ of `rating` ("online" or
+    "resolved"). Each entry has both ratings; the board says how many are settled, the
+    range μ ± 2σ spans over all of it (`scale`, for the bars) and the last re-solve."""
+    if rating not in RATINGS_SHOWN:
+        raise ValueError(f"rating is one of {', '.join(RATINGS_SHOWN)}, not {rating!r}")
+    resolved = rating == "resolved"
     where = and_(Rating.game == game, BotVersion.state == VersionState.ACTIVE)
-    total = (
-        session.scalar(
-            select(func.count())
+    young = certainty_queries.young_opponents(session, game)
+    settled_young = [v for v, met in young.items() if met >= certainty.PROVISIONAL_OPPONENTS]
+    shown = ResolvedRating if resolved else Rating
+    # A version is provisional on σ of the rating shown (none: the last re-solve did not
+    # see it) or on opponents met, counted only below PROVISIONAL_OPPONENTS games.
+    provisional = or_(
+        shown.sigma.is_(None),
+        shown.sigma > certainty.PROVISIONAL_SIGMA,
+        and_(
+            Rating.games < certainty.PROVISIONAL_OPPONENTS,
+            Rating.version_id.not_in(settled_young),
+        ),
+    )
+
+    def board(*columns):
+        return (
+            select(*columns)
             .select_from(Rating)
             .join(BotVersion, Rating.version_id == BotVersion.id)
+            .outerjoin(ResolvedRating, ResolvedRating.version_id == Rating.version_id)
             .where(where)
         )
-        or 0
-    )
+
+    total, settled, low, high = session.execute(
+        board(
+            func.count(),
+            func.coalesce(func.sum(case((provisional, 0), else_=1)), 0),
+            func.min(shown.mu - 2 * shown.sigma),
+            func.max(shown.mu + 2 * shown.sigma),
+        )
+    ).one()
     rows = session.execute(
-        select(Rating, BotVersion.number, BotVersion.paused_at, Bot.id, Bot.name, User.username)
-        .join(BotVersion, Rating.version_id == BotVersion.id)
+        board(
+            Rating,
+            ResolvedRating,
+            BotVersion.number,
+            BotVersion.paused_at,
+            Bot.id,
+            Bot.name,
+            User.username,
+        )
         .join(Bot, BotVersion.bot_id == Bot.id)
         .join(User, Bot.owner_id == User.id)
-        .where(where)
-        .order_by(Rating.skill.desc(), Rating.version_id)
+        .order_by(
+            case((provisional, 1), else_=0),
+            shown.skill.is_(None),
+            shown.skill.desc(),
+            Rating.version_id,
+        )
         .limit(per_page)
         .offset((page - 1) * per_page)
     ).all()
     first = (page - 1) * per_page + 1
-    entries = [
-        {
-            "rank": first + i,
-            "bot_id": bot_id,
-            "bot": name,
-            "owner": owner,
-            "version_id": rating.version_id,
-            "version": number,
-            "skill": round(rating.skill, 3),
-            "mu": round(rating.mu, 3),
-            "sigma": round(rating.sigma, 3),
-            "games": rating.games,
-            "last_played_at": iso(rating.last_played_at),
-            # Crash triage took it out of matchmaking: it keeps its place but plays no match.
-            "paused": paused_at is not None,
-        }
-        for i, (rating, number, paused_at, bot_id, name, owner) in enumerate(rows)
-    ]
-    return {"game": game, **_pages(total, page, per_page), "entries": entries}
+    entries = []
+    for i, (online, again, number, paused_at, bot_id, name, owner) in enumerate(rows):
+        figures = again if resolved else online
+        reason = certainty_queries.provisional_reason(
+            None if figures is None else figures.sigma,
+            online.games,
+            young.get(online.version_id),
+            resolved,
+        )
+        entries.append(
+            {
+                "rank": first + i,
+                "bot_id": bot_id,
+                "bot": name,
+                "owner": owner,
+                "version_id": online.version_id,
+                "version": number,
+                "skill": round(online.skill, 3),
+                "mu": round(online.mu, 3),
+                "sigma": round(online.sigma, 3),
+                "games": online.games,
+                "last_played_at": iso(online.last_played_at),
+                # Crash triage took it out of matchmaking: it keeps its place but plays no match.
+                "paused": paused_at is not None,
+                "provisional": reason is not None,
+                "provisional_reason": reason,
+                "resolved": None
+                if again is None
+                else {
+                    "mu": round(again.mu, 3),
+                    "sigma": round(again.sigma, 3),
+                    "skill": round(again.skill, 3),
+                    "matches": again.matches,
+                },
+            }
+        )
+    run = session.get(ResolveRun, game)
+    return {
+        "game": game,
+        **_pages(total, page, per_page),
+        "rating": rating,
+        "settled": int(settled),
+        "scale": None if low is None else {"low": round(low, 3), "high": round(high, 3)},
+        "resolve": None
+        if run is None
+        else {"solved_at": iso(run.solved_at), "matches": run.matches},
+        "entries": entries,
+    }
 
 
 def version_summary(version: BotVersion, owner_view: bool) -> dict:

@@ -53,9 +53,11 @@ UPCOMING = (TournamentState.OPEN, TournamentState.DRAFT)
 LIVE_TABLE_STATES = (LiveTableState.WAITING, LiveTableState.PLAYING)
 
 
-def top_boards(session: Session, games: Iterable[str], count: int = TOP) -> dict[str, dict]:
-    """Each game's leaderboard, its first `count` bots."""
-    return {game: leaderboard(session, game, 1, count) for game in games}
+def top_boards(
+    session: Session, games: Iterable[str], count: int = TOP, rating: str = "online"
+) -> dict[str, dict]:
+    """Each game's leaderboard by `rating`, its first `count` bots (settled ones first)."""
+    return {game: leaderboard(session, game, 1, count, rating) for game in games}
 
 
 def _with_winners(summaries: list[dict]) -> list[dict]:

@@ -120,3 +120,33 @@ def last_run(session: Session, game: str) -> dict | None:
         "step": round(run.step, 4),
         "seconds": round(run.seconds, 2),
     }
+
+
+def resolve_stamp(session: Session, game: str) -> str | None:
+    """When `game` was last re-solved (None: never): what a kept board's data is keyed
+    on, so a re-solve's figures are never hidden behind an older copy."""
+    return iso(session.scalar(select(ResolveRun.solved_at).where(ResolveRun.game == game)))
+
+
+def resolve_stamps(session: Session) -> tuple:
+    """Every game's last re-solve, (game, when) in game order: the front page's key."""
+    return tuple(
+        (game, iso(at))
+        for game, at in session.execute(
+            select(ResolveRun.game, ResolveRun.solved_at).order_by(ResolveRun.game)
+        )
+    )
+
+
+def bot_curves(session: Session, bot_id: int) -> dict[int, list[dict]]:
+    """The re-solved curve of each of a bot's versions the last re-solve saw, by version
+    number (`resolved_curve`'s points)."""
+    rows = session.execute(
+        select(BotVersion.number, ResolvedRating.curve)
+        .join(BotVersion, ResolvedRating.version_id == BotVersion.id)
+        .where(BotVersion.bot_id == bot_id)
+    )
+    return {
+        number: [{"day": d, **_figures(mu, sigma, mu - 3 * sigma)} for d, mu, sigma in curve]
+        for number, curve in rows
+    }

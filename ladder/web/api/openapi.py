@@ -343,7 +343,7 @@ def _tables(settings: Settings) -> dict:
     }
 
 
-def _reads(games_schema: dict, per_page: int) -> dict:
+def _reads(games_schema: dict, per_page: int, rating_shown: str) -> dict:
     owner_note = (
         " Public; for the bot's owner (token or logged-in session) the versions carry"
         " their validation logs. A token that is sent must be valid (401)."
@@ -359,8 +359,19 @@ def _reads(games_schema: dict, per_page: int) -> dict:
         "/games/{game}/leaderboard": {
             "get": {
                 "operationId": "leaderboard",
-                "summary": "Active bots of a game by skill (μ − 3σ)",
-                "parameters": [_path("game", games_schema), *_paging(per_page)],
+                "summary": "Active bots of a game by skill (μ − 3σ), settled ones first",
+                "description": "Settled versions first, then provisional ones (`settled`"
+                " says how many are settled), each part by μ − 3σ of the rating asked for."
+                " Every entry carries both ratings.",
+                "parameters": [
+                    _path("game", games_schema),
+                    *_paging(per_page),
+                    _query(
+                        "rating",
+                        {**ref("RatingKind"), "default": rating_shown},
+                        "the rating to order by (the default is the site's RATING_SHOWN)",
+                    ),
+                ],
                 "responses": {
                     "200": _json("Leaderboard", "one page"),
                     **_errors(400, 404, e404="unknown game (the message names it)"),
@@ -374,6 +385,25 @@ def _reads(games_schema: dict, per_page: int) -> dict:
                 "description": "A bot and every version of it." + owner_note,
                 "parameters": [_path_id("bot_id")],
                 "responses": {"200": _json("Bot", "the bot"), **_errors(401, 404)},
+            }
+        },
+        "/bots/{bot_id}/compare/{other_id}": {
+            "get": {
+                "operationId": "compareBots",
+                "summary": "Two bots of one board: how likely the first is stronger",
+                "description": "Both bots' active versions must be rated. The chance is on"
+                " skills, not on one match's finish; the matches to 95 % are an"
+                " approximation (ladder/RATINGS.md).",
+                "parameters": [_path_id("bot_id"), _path_id("other_id")],
+                "responses": {
+                    "200": _json("Comparison", "the comparison"),
+                    **_errors(
+                        400,
+                        404,
+                        e400="the same bot twice, bots of two games, or a bot without a"
+                        " rated active version",
+                    ),
+                },
             }
         },
         "/versions/{version_id}": {
@@ -503,7 +533,7 @@ def _reads(games_schema: dict, per_page: int) -> dict:
 def document(games: list[str], settings: Settings) -> dict:
     """The whole OpenAPI document for a site that plays `games`, with its settings' limits."""
     games_schema = ref("GameName")
-    paths = _reads(games_schema, default_per_page(settings))
+    paths = _reads(games_schema, default_per_page(settings), settings.rating_shown)
     paths["/me"] = {"get": _me()}
     paths["/versions"] = {"post": _upload(settings)}
     paths["/versions/{version_id}/resume"] = {

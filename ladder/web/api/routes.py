@@ -19,8 +19,8 @@ from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
+from ladder.queries import certainty, replay_archive, resolved
 from ladder.queries import owner as owner_queries
-from ladder.queries import replay_archive
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import accounts, bots, matches, triage, version_tests, viewer
@@ -137,11 +137,12 @@ def games():
 @shared_page
 def leaderboard(game: str):
     page, per_page = _paging()
-    known_game(game)
+    rating = certainty.check_rating(request.args.get("rating"), app_settings().rating_shown)
+    stamp = resolved.resolve_stamp(db.session, known_game(game))  # a re-solve shows at once
     return jsonify(
         shared_data(
-            ("leaderboard", game, page, per_page),
-            lambda: queries.leaderboard(db.session, game, page, per_page),
+            ("leaderboard", game, page, per_page, rating, stamp),
+            lambda: queries.leaderboard(db.session, game, page, per_page, rating),
         )
     )
 
@@ -197,6 +198,20 @@ def bot(bot_id: int):
     owner_view = _owns(_reader(), found.owner_id)
     answer = jsonify(queries.bot_summary(found, owner_view))
     return _private(answer) if owner_view else answer
+
+
+@bp.get("/bots/<id:bot_id>/compare/<id:other_id>")
+@shared_page
+def compare(bot_id: int, other_id: int):
+    """Two bots of one board: the chance the first is stronger, and the matches to 95 %."""
+    keep_while(
+        lambda: (
+            queries.bot_revision(db.session, bot_id),
+            queries.bot_revision(db.session, other_id),
+        )
+    )
+    found = bots.get_bot(db.session, bot_id)
+    return jsonify(certainty.compare(db.session, found, other_id))
 
 
 @bp.get("/versions/<id:version_id>")

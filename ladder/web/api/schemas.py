@@ -16,6 +16,7 @@ from ladder.models import (
     VersionTestState,
 )
 from ladder.queries.boards import FORMER_PLAYER
+from ladder.settings import RATINGS_SHOWN
 from ladder.tournaments.model import FORMATS
 from ladder.tournaments.sprt import BETTER, INCONCLUSIVE, NOT_BETTER
 
@@ -89,6 +90,12 @@ def enums(games: list[str]) -> dict:
         "TournamentFormat": {"type": "string", "enum": list(FORMATS)},
         "TableState": {"type": "string", "enum": [s.value for s in LiveTableState]},
         "TableSeatKind": {"type": "string", "enum": ["human", "bot"]},
+        "RatingKind": {
+            "type": "string",
+            "enum": list(RATINGS_SHOWN),
+            "description": "online: TrueSkill, moved by each result; resolved: TrueSkill"
+            " Through Time over the history, re-solved periodically (ladder/RATINGS.md)",
+        },
     }
 
 
@@ -141,13 +148,119 @@ LADDER = {
                 "description": "Crash triage keeps this version out of matchmaking until its"
                 " owner resumes it; it keeps its rating and place meanwhile.",
             },
+            "provisional": {
+                "type": "boolean",
+                "description": "σ of the rating the board is ordered by is above 2.5, or the"
+                " version met fewer than 24 opponents (a match at a table of n meets n − 1),"
+                " or (re-solved board) the last re-solve did not see it. Provisional"
+                " versions come after every settled one (ladder/RATINGS.md).",
+            },
+            "provisional_reason": {**nullable("string"), "description": "why, in words"},
+            "resolved": {
+                **maybe("ResolvedRating"),
+                "description": "the re-solved rating; null: the last re-solve did not see it",
+            },
+        }
+    ),
+    "ResolvedRating": obj(
+        {
+            "mu": {"type": "number"},
+            "sigma": {"type": "number", "minimum": 0},
+            "skill": {"type": "number"},
+            "matches": {"type": "integer", "minimum": 0, "description": "in the re-solve"},
         }
     ),
     "Leaderboard": obj(
         {
             "game": ref("GameName"),
             **PAGES,
+            "rating": {**ref("RatingKind"), "description": "the rating the board is ordered by"},
+            "settled": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "settled versions: the first `settled` ranks; the rest are"
+                " provisional",
+            },
+            "scale": {
+                "oneOf": [
+                    {"type": "null"},
+                    obj({"low": {"type": "number"}, "high": {"type": "number"}}),
+                ],
+                "description": "the lowest μ − 2σ and highest μ + 2σ on the whole board"
+                " (of the rating it is ordered by): one scale for its bars; null: empty",
+            },
+            "resolve": {
+                "oneOf": [
+                    {"type": "null"},
+                    obj(
+                        {
+                            "solved_at": {"type": "string", "format": "date-time"},
+                            "matches": {"type": "integer", "minimum": 0},
+                        }
+                    ),
+                ],
+                "description": "the game's last re-solve; null: none has run",
+            },
             "entries": {"type": "array", "items": ref("LeaderboardEntry")},
+        }
+    ),
+    "Figures": obj(
+        {
+            "mu": {"type": "number"},
+            "sigma": {"type": "number", "minimum": 0},
+            "skill": {"type": "number", "description": "μ − 3σ"},
+            "low": {"type": "number", "description": "μ − 2σ"},
+            "high": {"type": "number", "description": "μ + 2σ"},
+            "games": {"type": "integer", "minimum": 0, "description": "online: rated matches"},
+            "matches": {"type": "integer", "minimum": 0, "description": "re-solved: matches"},
+        },
+        optional=("games", "matches"),
+    ),
+    "ComparedBot": obj(
+        {
+            "id": ID,
+            "name": {"type": "string"},
+            "owner": {"type": "string"},
+            "version_id": ID,
+            "version": {"type": "integer", "minimum": 1},
+            "online": ref("Figures"),
+            "resolved": {**maybe("Figures"), "description": "null: not in the last re-solve"},
+            "provisional": {"type": "boolean", "description": "on the online rating"},
+            "provisional_reason": nullable("string"),
+            "opponents_met": {
+                **nullable("integer", minimum=0),
+                "description": "counted below 24 rated matches only; null: not counted",
+            },
+            "information_per_match": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "1/σ² one match adds, from the version's own history (or an"
+                " even match at its usual table size)",
+            },
+            "matches_per_day": {"type": "number", "exclusiveMinimum": 0},
+        }
+    ),
+    "Comparison": obj(
+        {
+            "bot": ref("ComparedBot"),
+            "other": ref("ComparedBot"),
+            "prob_stronger": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "description": "P(bot's skill > other's) on the online ratings:"
+                " Φ((μa − μb) / √(σa² + σb²))",
+            },
+            "prob_stronger_resolved": {
+                **nullable("number", minimum=0, maximum=1),
+                "description": "the same on the re-solved ratings; null: one has none",
+            },
+            "matches_to_95": {
+                **nullable("integer", minimum=0),
+                "description": "more matches of `bot` (the other at its own rate) until the"
+                " one ahead in μ is stronger with probability 95 %, if μ stay put and each"
+                " match adds `information_per_match`; 0: already; null: not within 10 000",
+            },
         }
     ),
     "Rating": obj(

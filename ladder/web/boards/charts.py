@@ -68,14 +68,35 @@ def skill_distribution(session: Session, game: str) -> dict:
     return {"game": game, "bots": len(skills), "bins": histogram([float(s) for s in skills])}
 
 
-def rating_series(history: list[dict]) -> dict:
-    """The bot page's rating history as parallel columns, the shape uPlot draws."""
-    return {
+def rating_series(history: list[dict], curves: dict[int, list[dict]] | None = None) -> dict:
+    """The bot page's rating history as parallel columns, the shape uPlot draws; with
+    `curves` (re-solved points by version number), `resolved` and `resolved_day` too."""
+    series = {
         "match": [h["match_id"] for h in history],
         "version": [h["version"] for h in history],
         "skill": [h["skill"] for h in history],
         "mu": [h["mu"] for h in history],
     }
+    if curves:
+        series.update(resolved_column(history, curves))
+    return series
+
+
+def resolved_column(history: list[dict], curves: dict[int, list[dict]]) -> dict:
+    """The re-solved curve on the rating history's axis (rated matches): each day's point
+    of a version at that version's last match recorded on or before that day, None
+    between them. A day before the history shown (it keeps the newest matches) has no
+    place and is left out."""
+    skill: list[float | None] = [None] * len(history)
+    day: list[str | None] = [None] * len(history)
+    for number, points in curves.items():
+        places = [(h["at"] or "")[:10] for h in history]
+        mine = [i for i, h in enumerate(history) if h["version"] == number]
+        for point in points:  # oldest first: a later day at the same match wins
+            before = [i for i in mine if places[i] <= point["day"]]
+            if before:
+                skill[before[-1]], day[before[-1]] = point["skill"], point["day"]
+    return {"resolved": skill, "resolved_day": day}
 
 
 def sparkline_points(history: list[dict], width: int = 600, height: int = 120) -> str:

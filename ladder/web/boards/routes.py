@@ -16,7 +16,7 @@ from flask_login import current_user
 import engine
 from ladder.extensions import app_settings, db
 from ladder.queries import boards as queries
-from ladder.queries import home
+from ladder.queries import certainty, home, resolved
 from ladder.web.boards import charts, games
 from ladder.web.cache import shared_data, shared_page
 from ladder.web.paging import page_arg
@@ -32,17 +32,23 @@ def index():
     each game's top bots, the newest bots, and what skill means."""
     names = engine.game_names()
     front = shared_data(
-        "front page",
+        ("front page", resolved.resolve_stamps(db.session)),
         lambda: {
             "playing": home.playing_matches(db.session),
             "tables": home.live_tables(db.session),
             "recent": home.recent_matches(db.session, names),
             "tournaments": home.tournaments(db.session),
-            "boards": home.top_boards(db.session, names),
+            "boards": home.top_boards(db.session, names, rating=app_settings().rating_shown),
             "bots": home.newest_bots(db.session),
         },
     )
-    return render_template("index.html", skill=home.skill_facts(), **front)
+    return render_template(
+        "index.html",
+        skill=home.skill_facts(),
+        certainty=certainty.LIMITS,
+        rating_shown=app_settings().rating_shown,
+        **front,
+    )
 
 
 @bp.get("/leaderboard")
@@ -59,11 +65,16 @@ def leaderboard_pick():
 @bp.get("/leaderboard/<game>")
 @shared_page
 def leaderboard(game: str):
+    """A game's board, ordered by either rating (?rating=online|resolved, RATING_SHOWN
+    when not asked); its data is keyed on the last re-solve too, so a new one shows."""
     page, per_page = page_arg(), app_settings().page_size
+    default = app_settings().rating_shown
+    rating = certainty.check_rating(request.args.get("rating"), default)
+    stamp = resolved.resolve_stamp(db.session, games.known_game(game))
     board, distribution = shared_data(
-        ("leaderboard page", games.known_game(game), page, per_page),
+        ("leaderboard page", game, page, per_page, rating, stamp),
         lambda: (
-            queries.leaderboard(db.session, game, page, per_page),
+            queries.leaderboard(db.session, game, page, per_page, rating),
             charts.skill_distribution(db.session, game),
         ),
     )
@@ -71,6 +82,8 @@ def leaderboard(game: str):
         "boards/leaderboard.html",
         board=board,
         game=game,
+        default_rating=default,
+        certainty=certainty.LIMITS,
         distribution=distribution,
         chart_library=charts.library_ready(),
     )

@@ -30,6 +30,7 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import Bot, VersionState, active_version, valid_id
 from ladder.queries import boards as queries
+from ladder.queries import certainty, resolved
 from ladder.queries import tables as table_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
@@ -128,11 +129,33 @@ def mine():
     return render_template("bots/mine.html", bots=rows, faults=faults)
 
 
+def compare_arg() -> int | None:
+    """The bot a bot page is compared with (?compare=<bot id>), None when not asked; 400
+    for anything but an id."""
+    raw = request.args.get("compare")
+    if raw is None or raw == "":
+        return None
+    value = whole_number(raw)
+    if value is None or not valid_id(value):
+        raise ServiceError(f"compare takes a bot's id, not {raw!r}", field="compare")
+    return value
+
+
+def revisions(bot_id: int, other_id: int | None) -> tuple[int, int | None]:
+    """What a bot page (compared with `other_id`) is right as long as."""
+    other = None if other_id is None else queries.bot_revision(db.session, other_id)
+    return queries.bot_revision(db.session, bot_id), other
+
+
 @bp.get("/bots/<id:bot_id>")
 @shared_page  # an anonymous visitor's page: its owner's (forms, stderr links) is never kept
 def bot(bot_id: int):
-    # Kept until the bot changes: read its revision before anything the page shows.
-    keep_while(lambda: queries.bot_revision(db.session, bot_id))
+    other_id = compare_arg()
+    # Kept until the bot changes (and the bot it is compared with): read the revisions
+    # before anything the page shows. A re-solve changes every page it touches
+    # (`services.resolve`). The "compare with" list may lag a new bot by up to
+    # PAGE_CACHE_DONE_S: it names bots, no figures of theirs.
+    keep_while(lambda: revisions(bot_id, other_id))
     found = bots.get_bot(db.session, bot_id)
     owner_view = current_user.is_authenticated and current_user.id == found.owner_id
     challenge = None
@@ -141,7 +164,9 @@ def bot(bot_id: int):
         challenge = ChallengeForm(version_id=active.id)
         challenge.opponents.choices = opponent_choices(active)
     history = queries.rating_history(db.session, bot_id)
+    curves = resolved.bot_curves(db.session, bot_id)
     faults = queries.version_faults(db.session, bot_id)
+    standing = certainty.standing(db.session, active) if active is not None else None
     return render_template(
         "bots/bot.html",
         bot=found,
@@ -149,7 +174,14 @@ def bot(bot_id: int):
         summary=queries.bot_summary(found, owner_view),
         history=history,
         history_rows=history[::-1][: queries.HISTORY_TABLE_ROWS],
-        series=charts.rating_series(history),
+        series=charts.rating_series(history, curves),
+        curves=curves,
+        standing=standing,
+        resolve=resolved.last_run(db.session, found.game),
+        comparison=certainty.compare(db.session, found, other_id) if other_id else None,
+        choices=certainty.compare_choices(db.session, found) if standing else [],
+        other_id=other_id,
+        certainty_limits=certainty.LIMITS,
         sparkline=charts.sparkline_points(history),
         chart_library=charts.library_ready(),
         record=queries.bot_record(faults),

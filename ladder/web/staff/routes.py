@@ -1,5 +1,6 @@
-"""The staff pages: the status page (HTML and JSON), thin over `queries.status`, and the
-collusion check, thin over `queries.collusion`."""
+"""The staff pages: the status page (HTML and JSON), thin over `queries.status`, with the
+versions whose two ratings disagree (`queries.resolved`), and the collusion check, thin
+over `queries.collusion`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from flask_login import current_user, login_required
 import engine
 from ladder.broker.store import WORKER_FORGET_S
 from ladder.extensions import app_settings, db
-from ladder.queries import collusion
+from ladder.queries import collusion, resolved
 from ladder.queries.status import ladder_status
 from ladder.web.boards.games import known_game
 
@@ -38,7 +39,20 @@ def _status() -> dict:
 @bp.get("")
 @staff_required
 def status():
-    return render_template("staff/status.html", status=_status(), forget_s=WORKER_FORGET_S)
+    disagree = {
+        game: {
+            "run": resolved.last_run(db.session, game),
+            "rows": resolved.disagreements(db.session, game),
+        }
+        for game in engine.game_names()
+    }
+    return render_template(
+        "staff/status.html",
+        status=_status(),
+        forget_s=WORKER_FORGET_S,
+        disagreements=disagree,
+        threshold=resolved.DISAGREEMENT,
+    )
 
 
 @bp.get("/status.json")

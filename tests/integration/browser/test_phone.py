@@ -134,11 +134,13 @@ def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site
     phone.goto("/leaderboard/manila")
     board = tables_shown(phone, "the leaderboard")[0]
     assert board == ["Rank", "Bot", "Skill", "Games"], board
-    # The owner and when it last played fold under the bot's name.
-    first = phone.locator("main table tr").nth(1)
+    # The owner and when it last played fold under the bot's name (the first bot's row:
+    # a "provisional" section's heading row may come first), the μ ± 2σ bar under skill.
+    first = phone.locator("main table tr:has(td)").first
     expect(first.locator("td").nth(1).locator(".fold")).to_contain_text(
         re.compile(r"by \w+ · \d{4}-")
     )
+    expect(first.locator("td").nth(3).locator(".fold .spread")).to_be_visible()  # under skill
     shot(phone, "54-phone-leaderboard")
     bot_page = phone.locator("main table a[href^='/bots/']").first.get_attribute("href")
 
@@ -146,7 +148,8 @@ def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site
     expect(phone.locator("#rating-chart")).to_have_attribute("data-drawn", "true")
     phone.get_by_text("Rating history as a table").tap()
     shown = tables_shown(phone, "the bot page")
-    assert shown[0] == ["Version", "Skill", "Rated", "Seat results"], shown
+    assert shown[0] == ["Rating of v1", "Skill", "μ ± 2σ"], shown
+    assert shown[1] == ["Version", "Skill", "Rated", "Seat results"], shown
     assert ["#", "Match", "Version", "Skill"] in shown, shown
     assert ["Opponent", "Matches", "Ahead", "Behind"] in shown, shown
     assert shown[-1] == ["Match", "Seats (rank)"], shown
@@ -160,12 +163,16 @@ def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site
     # A desktop keeps every column; the folded lines, which would repeat them, are hidden.
     page.goto("/leaderboard/manila")
     shown = page.evaluate(TABLES)[0]["shown"]
-    assert shown == ["Rank", "Bot", "Owner", "Skill", "μ", "σ", "Games", "Last played"], shown
+    assert shown == [
+        *("Rank", "Bot", "Owner", "Skill", "μ ± 2σ", "μ", "σ", "Re-solved skill", "Games"),
+        "Last played",
+    ], shown
     assert page.evaluate(FOLDS_SHOWN) == 0
     page.goto(bot_page)
     page.get_by_text("Rating history as a table").click()
     shown = [table["shown"] for table in page.evaluate(TABLES)]
-    assert shown[0][:3] == ["Version", "State", "Skill"] and "Last fault" in shown[0], shown
+    assert shown[0] == ["Rating of v1", "Skill", "μ ± 2σ", "Evidence"], shown
+    assert shown[1][:3] == ["Version", "State", "Skill"] and "Last fault" in shown[1], shown
     assert ["Opponent", "Owner", "Matches", "Ahead", "Behind", "Tied"] in shown, shown
     assert shown[-1] == ["Match", "Game", "State", "Seats (rank)", "Finished"], shown
     assert page.evaluate(FOLDS_SHOWN) == 0

@@ -9,6 +9,8 @@ from itertools import pairwise
 import pytest
 from playwright.sync_api import expect
 
+from ladder.extensions import app_settings, db
+from ladder.services import resolve
 from tests.integration.browser.conftest import PHONE, games, needs_browser, shot
 from tests.integration.browser.helpers import register
 
@@ -92,6 +94,9 @@ def test_leaderboard_draws_the_skill_distribution(page, site):
 
 def test_bot_page_draws_the_rating_history(page, site):
     site.finished_match("manila")
+    with site.live.app.app_context():  # a re-solve, so the chart has its second curve
+        resolve.resolve_game(db.session, app_settings(), "manila")
+        db.session.commit()
     page.goto("/leaderboard/manila")
     page.locator("table a[href^='/bots/']").first.click()
     expect(page.get_by_role("heading", name="Rating history")).to_be_visible()
@@ -105,8 +110,10 @@ def test_bot_page_draws_the_rating_history(page, site):
     expect(legend).to_contain_text(re.compile(r"after match #\d+ \(v\d+\), the latest"))
     expect(legend).to_contain_text(f"skill (μ − 3σ) {latest.nth(3).text_content()}")
     expect(legend).to_contain_text(f"μ {latest.nth(4).text_content()}")
+    expect(legend).to_contain_text(re.compile(r"re-solved skill -?\d+\.\d\d \(\d{4}-\d\d-\d\d\)"))
     assert not re.search(r"--|—|\bnull\b|NaN", legend.text_content()), legend.text_content()
     expect(chart.locator(".u-legend")).to_have_count(0)
+    chart.scroll_into_view_if_needed()  # below the rating and comparison: bring it in view
     plot = chart.locator(".u-over").bounding_box()  # the plotting area, inside the axes
     page.mouse.move(plot["x"] + 3, plot["y"] + plot["height"] / 2)
     expect(legend).not_to_contain_text("the latest")

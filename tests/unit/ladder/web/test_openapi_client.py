@@ -205,6 +205,7 @@ def test_each_shared_value_is_one_type_in_the_generated_client(generated):
         "flag",
         "table_state",
         "table_seat_kind",
+        "rating_kind",
     }
     get_bot = (generated / PACKAGE / "api" / "default" / "get_bot.py").read_text()
     assert "client: AuthenticatedClient | Client" in get_bot  # a public read takes either

@@ -22,6 +22,7 @@ from werkzeug.test import EnvironBuilder, TestResponse
 from werkzeug.wrappers import Request
 
 from ladder.models import MAX_ID, utcnow
+from ladder.services import resolve
 from tests.unit.ladder.conftest import BOT_SOURCE, override_settings
 from tests.unit.ladder.helpers import finished_table
 
@@ -85,12 +86,16 @@ def zipped_bot() -> bytes:
     return buffer.getvalue()
 
 
-def test_reads_and_downloads_match_the_document(api, client, world):
+def test_reads_and_downloads_match_the_document(api, client, session, config, world):
     match_id, bot_id, version_id = world["match"].id, world["a"].bot_id, world["a"].id
+    resolve.resolve_game(session, config, "toyrace")  # so the re-solved figures are read too
+    session.commit()
     reads = [
         "/api/v1/games",
         "/api/v1/games/toyrace/leaderboard",
         "/api/v1/games/toyrace/leaderboard?page=2&per_page=1",
+        "/api/v1/games/toyrace/leaderboard?rating=resolved",
+        f"/api/v1/bots/{bot_id}/compare/{world['b'].bot_id}",
         f"/api/v1/bots/{bot_id}",
         f"/api/v1/versions/{version_id}",
         "/api/v1/matches",
@@ -173,6 +178,9 @@ REFUSALS = [
     ("none", "GET", "/api/v1/bots/{B}/replays?since=yesterday", {}, 400, False, "since must"),
     ("none", "GET", "/api/v1/bots/{B}/replays?limit=1001", {}, 400, False, "limit must"),
     ("none", "GET", "/api/v1/games/chess/leaderboard", {}, 404, False, "unknown game 'chess'"),
+    ("none", "GET", "/api/v1/games/toyrace/leaderboard?rating=best", {}, 400, False, "rating is"),
+    ("none", "GET", "/api/v1/bots/{B}/compare/{B}", {}, 400, True, "not with itself"),
+    ("none", "GET", "/api/v1/bots/{B}/compare/999", {}, 404, True, "no bot 999"),
     ("none", "GET", "/api/v1/bots/999", {}, 404, True, "no bot 999"),
     ("none", "GET", "/api/v1/versions/999", {}, 404, True, "no bot version 999"),
     ("none", "GET", "/api/v1/matches/999", {}, 404, True, "no match 999"),
