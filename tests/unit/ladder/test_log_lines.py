@@ -2,9 +2,9 @@
 (ISO 8601, UTC) and a level, gunicorn's access lines too, and beat's ticks stay at DEBUG.
 
 Each process's logging is set up by the module it loads (`ladder.web.wsgi`,
-`ladder.jobs.worker_app`, `ladder.jobs.beat_app`, `ladder.jobs.tables_app`); each is imported here in a fresh
-interpreter, as gunicorn and Celery import it, and its records come out through the
-real formatter.
+`ladder.jobs.worker_app`, `ladder.jobs.beat_app`, `ladder.jobs.tables_app`); each is
+imported here in a fresh interpreter, as gunicorn and Celery import it, and its records
+come out through the real formatter.
 """
 
 from __future__ import annotations
