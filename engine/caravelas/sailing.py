@@ -68,3 +68,23 @@ def distances_from(origin: str) -> dict[str, int]:
                 dist[nxt] = dist[here] + 1
                 queue.append(nxt)
     return dist
+
+
+def _move_actions() -> dict[str, dict[int, tuple[dict, ...]]]:
+    """MOVE_ACTIONS[circle][value]: the move actions of that card there, in legal-list order."""
+    return {
+        cid: {
+            v: tuple({"type": "move", "card": v, "to": to} for to in ends)
+            for v, ends in by_value.items()
+        }
+        for cid, by_value in DESTINATIONS.items()
+    }
+
+
+# Shared, never edited: a state hands out copies and records copies (state.py).
+MOVE_ACTIONS = _move_actions()
+# MOVE_BY_TARGET[circle][(value, to)]: the same action dicts, found by what an action names.
+MOVE_BY_TARGET: dict[str, dict[tuple[int, str], dict]] = {
+    cid: {(a["card"], a["to"]): a for moves in by_value.values() for a in moves}
+    for cid, by_value in MOVE_ACTIONS.items()
+}
