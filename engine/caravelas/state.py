@@ -18,6 +18,11 @@ LISBOA, CAPE = data.LISBOA_ID, data.CAPE_ID
 # Older versions this engine still replays with their own rules (RULES.md, "Versions").
 REPLAYS = ("caravelas-1", "caravelas-2")
 CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
+# Circles where a move ends with nothing more to do: no discovery card can name
+# them, no cubes lie there, not Lisboa, not the Cape.
+OPEN_SEA = frozenset(
+    c[0] for c in data.CIRCLES if c[0] not in (*data.DISCOVERIES, *CUBE_AT, LISBOA, CAPE)
+)
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
 # Shared action dicts, never edited: a state hands out and records copies of them.
@@ -310,6 +315,8 @@ class CaravelasState(State):
         self.pos[seat] = to
         self.arrived = True
         self.log.append(MOVE_EVENTS[seat][to][value])
+        if to in OPEN_SEA:
+            return
         if to == CAPE:
             self._round_the_cape(seat)
             return
