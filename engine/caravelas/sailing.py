@@ -3,7 +3,9 @@
 A card moves the fleet exactly its value along lines or arrows without passing
 any circle twice (rules 6.1-6.4), except that arriving at the Cape stops it
 (9.1-9.2). Where a card ends depends only on the start circle and the value,
-so the whole table is built at import and a move costs a lookup.
+so the whole table is built at import and a move costs a lookup; so are the
+move actions themselves (`MOVE_ACTIONS`, `MOVE_BY_TARGET`), which the state
+hands out as copies and finds an action among by hashing.
 """
 
 from __future__ import annotations
@@ -68,3 +70,28 @@ def distances_from(origin: str) -> dict[str, int]:
                 dist[nxt] = dist[here] + 1
                 queue.append(nxt)
     return dist
+
+
+def _move_actions() -> dict[str, dict[int, tuple[dict, ...]]]:
+    """MOVE_ACTIONS[circle][value]: the move actions of that card there, in legal-list order.
+
+    One dict per card value and end circle, whatever the start: a small table
+    stays in the processor's cache, and copying out of it is a decision's main work.
+    """
+    made: dict[tuple[int, str], dict] = {}
+    return {
+        cid: {
+            v: tuple(made.setdefault((v, to), {"type": "move", "card": v, "to": to}) for to in ends)
+            for v, ends in by_value.items()
+        }
+        for cid, by_value in DESTINATIONS.items()
+    }
+
+
+# Shared, never edited: a state hands out copies and records copies (state.py).
+MOVE_ACTIONS = _move_actions()
+# MOVE_BY_TARGET[circle][(value, to)]: the same action dicts, found by what an action names.
+MOVE_BY_TARGET: dict[str, dict[tuple[int, str], dict]] = {
+    cid: {(a["card"], a["to"]): a for moves in by_value.values() for a in moves}
+    for cid, by_value in MOVE_ACTIONS.items()
+}

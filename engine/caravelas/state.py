@@ -2,31 +2,91 @@
 
 Rule numbers in comments refer to the Portuguese rules (sources/caravelas_pt.txt);
 rulings where they are silent are written in RULES.md and cited as "ruling".
+
+Speed, for bots that search (a random game is some 2,400 decisions): the legal
+lists while sailing and discarding are tables built at import (copied out, never
+rebuilt), `apply` finds a move, end of turn or discard by lookup and leaves
+every other action to `State.apply`'s search of the whole list, and moves and
+ends of turn log shared event dicts (logged events are never edited).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
-from engine.caravelas.sailing import DESTINATIONS
-from engine.core import State, ranks_from_keys
+from engine.caravelas.sailing import MOVE_ACTIONS, MOVE_BY_TARGET
+from engine.core import Action, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
+LISBOA, CAPE = data.LISBOA_ID, data.CAPE_ID
 # Older versions this engine still replays with their own rules (RULES.md, "Versions").
 REPLAYS = ("caravelas-1", "caravelas-2")
 CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
+# Circles where a move ends with nothing more to do: no discovery card can name
+# them, no cubes lie there, not Lisboa, not the Cape.
+OPEN_SEA = frozenset(
+    c[0] for c in data.CIRCLES if c[0] not in (*data.DISCOVERIES, *CUBE_AT, LISBOA, CAPE)
+)
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
+# Shared action dicts, never edited: a state hands out and records copies of them.
+DRAW: Action = {"type": "draw"}
+END_TURN: Action = {"type": "end_turn"}
 
 
-def _sub_multisets(values: list[int]) -> list[list[int]]:
+def _sub_multisets(values: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every distinct sub-multiset of sorted `values`, the empty one included."""
     found: set[tuple[int, ...]] = {()}
     for size in range(1, len(values) + 1):
         found.update(combinations(values, size))
-    return [list(c) for c in sorted(found, key=lambda c: (len(c), c))]
+    return sorted(found, key=lambda c: (len(c), c))
+
+
+# Every sorted hand a turn can hold (at most HAND_SIZE cards), with its distinct values.
+HAND_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {
+    hand: tuple(sorted(set(hand)))
+    for size in range(data.HAND_SIZE + 1)
+    for hand in combinations_with_replacement(sorted(data.MOVEMENT_DECK), size)
+}
+
+
+# The sets of distinct values a hand may hold, shortest first (the empty one first).
+VALUE_SETS = sorted(set(HAND_VALUES.values()), key=len)
+
+
+def _sail_lists(by_value: dict[int, tuple[Action, ...]]) -> dict[tuple[int, ...], tuple]:
+    """Per set of card values, the moves they make from one circle, then the end of turn."""
+    moves: dict[tuple[int, ...], tuple[Action, ...]] = {(): ()}
+    for values in VALUE_SETS[1:]:
+        # Each set extends a shorter one already made: one tuple join apiece.
+        moves[values] = moves[values[:-1]] + by_value[values[-1]]
+    return {values: (*found, END_TURN) for values, found in moves.items()}
+
+
+# SAIL_LISTS[circle][values]: the legal list while sailing from there with cards of
+# those values left to play (a draw, when allowed, goes before the end of the turn).
+SAIL_LISTS = {circle: _sail_lists(by_value) for circle, by_value in MOVE_ACTIONS.items()}
+# The events a move or an end of turn logs, made once: logged events are never
+# edited (`State.clone` shares them too), and a view copies what it shows.
+_SEATS = range(4)
+MOVE_EVENTS: tuple[dict[str, dict[int, dict]], ...] = tuple(
+    {
+        to: {v: {"event": "move", "seat": seat, "card": v, "to": to} for v in data.MOVEMENT_DECK}
+        for to in MOVE_ACTIONS
+    }
+    for seat in _SEATS
+)
+END_TURN_EVENTS = tuple({"event": "end_turn", "seat": seat} for seat in _SEATS)
+# DISCARDS[hand]: the sub-multisets a discard may name from that hand, in legal-list
+# order; DISCARD_NAMED[hand] finds one by the cards an action names.
+DISCARDS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
+    hand: tuple(_sub_multisets(hand)) for hand in HAND_VALUES
+}
+DISCARD_NAMED: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {
+    hand: {c: c for c in choices} for hand, choices in DISCARDS.items()
+}
 
 
 class CaravelasState(State):
@@ -98,6 +158,12 @@ class CaravelasState(State):
 
     def _deal(self, count: int) -> list[int]:
         """Draw movement cards, reshuffling the used ones when the deck runs out (5)."""
+        deck = self.deck
+        if 0 < count <= len(deck):  # no reshuffle: the top `count` cards, as popped
+            cards = deck[-count:]
+            del deck[-count:]
+            cards.reverse()
+            return cards
         cards = []
         for _ in range(count):
             if not self.deck:
@@ -135,17 +201,6 @@ class CaravelasState(State):
 
     def _legal_actions(self) -> list[dict]:
         seat = self.turn
-        if self.phase == SAIL:
-            actions = []
-            if not self.closed and self.played < CARDS_PER_TURN:
-                here = DESTINATIONS[self.pos[seat]]
-                for value in sorted(set(self.hand[seat])):
-                    for to in here[value]:
-                        actions.append({"type": "move", "card": value, "to": to})
-            if self.can_draw():
-                actions.append({"type": "draw"})
-            actions.append({"type": "end_turn"})
-            return actions
         if self.phase == KEEP:
             most = min(MAX_SECRET - len(self.secret[seat]), len(self.drawn))
             return [
@@ -159,8 +214,87 @@ class CaravelasState(State):
                 for k in self._caravel_slots
                 if not self.sunk[seat][k - 1]
             ]
-        # DISCARD
-        return [{"type": "discard", "cards": c} for c in _sub_multisets(self.hand[seat])]
+        return self.legal_actions()  # sailing or discarding: fresh dicts from the tables
+
+    def legal_actions(self) -> list[Action]:
+        """As `State.legal_actions`; sailing and discarding copy the tables, nothing cached."""
+        phase = self.phase
+        seat = self.turn
+        if phase == SAIL:
+            if self.closed or self.played >= CARDS_PER_TURN:
+                actions: tuple[Action, ...] = (END_TURN,)
+            else:
+                hand = self.hand[seat]
+                values = HAND_VALUES.get(tuple(hand))
+                if values is None:  # a hand no turn deals (a test's set-up): the long way
+                    here = MOVE_ACTIONS[self.pos[seat]]
+                    actions = (*(a for v in sorted(set(hand)) for a in here[v]), END_TURN)
+                else:
+                    actions = SAIL_LISTS[self.pos[seat]][values]
+            if self.pos[seat] in HARBOURS and self.can_draw():
+                actions = (*actions[:-1], DRAW, END_TURN)
+            # Copies: the table's dicts are shared by every state and never edited.
+            return list(map(dict.copy, actions))
+        if phase == DISCARD:
+            hand_key = tuple(self.hand[seat])
+            choices = DISCARDS.get(hand_key) or _sub_multisets(hand_key)
+            return [{"type": "discard", "cards": list(c)} for c in choices]
+        return super().legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`; a move, end of turn or discard is found by lookup, not by search.
+
+        The shortcut takes only what equals a legal action; everything else goes
+        to `State.apply`, which searches the whole legal list (and names what is
+        not legal), so both ways accept and record the same.
+        """
+        if type(action) is dict:
+            phase, seat = self.phase, self.turn
+            if phase == SAIL:
+                if len(action) == 3:
+                    try:
+                        # A card and circle that hash and compare equal to a move from
+                        # here (1.0 finds 1): with "move" and no other key, equal to it.
+                        move = MOVE_BY_TARGET[self.pos[seat]].get((action["card"], action["to"]))
+                    except (KeyError, TypeError):  # no such key, or an unhashable value
+                        move = None
+                    if (
+                        move is not None
+                        and action.get("type") == "move"
+                        and not self.closed
+                        and self.played < CARDS_PER_TURN
+                        and move["card"] in self.hand[seat]
+                    ):
+                        self._legal_cache = None
+                        self._seen[seat] = len(self.log)
+                        # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
+                        self.history.append((seat, move.copy()))
+                        self._move(move["card"], move["to"])
+                        return
+                elif action == END_TURN:
+                    self._legal_cache = None
+                    self._seen[seat] = len(self.log)
+                    self.history.append((seat, {"type": "end_turn"}))
+                    self._end_turn()
+                    return
+            elif (
+                phase == DISCARD
+                and len(action) == 2
+                and action.get("type") == "discard"
+                and type(cards := action.get("cards")) is list
+            ):
+                try:
+                    # The engine's own tuple of ints equal to the cards named (1.0 finds 1).
+                    chosen = DISCARD_NAMED[tuple(self.hand[seat])].get(tuple(cards))
+                except (KeyError, TypeError):  # an odd hand, or an unhashable card
+                    chosen = None
+                if chosen is not None:
+                    self._legal_cache = None
+                    self._seen[seat] = len(self.log)
+                    self.history.append((seat, {"type": "discard", "cards": list(chosen)}))
+                    self._discard(list(chosen))
+                    return
+        super().apply(action)
 
     def _apply(self, action: dict) -> None:
         kind = action["type"]
@@ -174,10 +308,7 @@ class CaravelasState(State):
         elif kind == "sink":
             self._sink(int(action["caravel"]))
         elif kind == "end_turn":
-            if self.hand[self.turn]:
-                self.phase = DISCARD
-            else:
-                self._finish_turn()
+            self._end_turn()
         else:  # discard
             self._discard([int(v) for v in action["cards"]])
 
@@ -189,8 +320,10 @@ class CaravelasState(State):
         self.played += 1
         self.pos[seat] = to
         self.arrived = True
-        self.emit("move", seat=seat, card=value, to=to)
-        if to == data.CAPE_ID:
+        self.log.append(MOVE_EVENTS[seat][to][value])
+        if to in OPEN_SEA:
+            return
+        if to == CAPE:
             self._round_the_cape(seat)
             return
         if to in self.secret[seat]:
@@ -203,7 +336,7 @@ class CaravelasState(State):
         colour = CUBE_AT.get(to)
         if colour is not None:
             self._collect(seat, colour)
-        if to == data.LISBOA_ID:
+        if to == LISBOA:
             self._deliver(seat)
 
     def _collect(self, seat: int, colour: str) -> None:
@@ -284,12 +417,18 @@ class CaravelasState(State):
         self.drawn = []
         self.phase = SAIL
 
+    def _end_turn(self) -> None:
+        if self.hand[self.turn]:
+            self.phase = DISCARD
+        else:
+            self._finish_turn()
+
     def _discard(self, cards: list[int]) -> None:
         seat = self.turn
         for value in cards:
             self.hand[seat].remove(value)
             self.used.append(value)
-        self.emit("discard", seat=seat, cards=cards)
+        self.log.append({"event": "discard", "seat": seat, "cards": cards})
         self._finish_turn()
 
     def _finish_turn(self) -> None:
@@ -297,7 +436,7 @@ class CaravelasState(State):
         hand = self.hand[seat]
         hand.extend(self._deal(data.HAND_SIZE - len(hand)))
         hand.sort()
-        self.emit("end_turn", seat=seat)
+        self.log.append(END_TURN_EVENTS[seat])
         if seat == self.num_players - 1:
             # Rule 11: the game ends once the player right of the first has played.
             if not self.end_triggered and self.round >= data.MAX_ROUNDS:
@@ -309,7 +448,10 @@ class CaravelasState(State):
                 return
             self.round += 1
         self.turn = (seat + 1) % self.num_players
-        self._start_turn()
+        # A new turn (as `_start_turn`, written out on this hot path).
+        self.played = 0
+        self.arrived = self.drew = self.closed = False
+        self.phase = SAIL
 
     # -- scoring ------------------------------------------------------------
     def final_scores(self) -> list[int]:

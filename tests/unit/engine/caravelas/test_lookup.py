@@ -1,0 +1,96 @@
+"""Caravelas' shortcut in `apply` (a move, end of turn or discard found by lookup)
+judges every action as the legal list does, and its shared tables never leak.
+
+A table of position → action → outcome: what `==` takes for a legal action is
+applied as the engine's own dict; anything else is refused with the error the
+full list gives, and the state stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import IllegalAction
+from tests.unit.engine.caravelas.helpers import move, position
+
+# From Lisboa a 1 reaches mar_dos_acores, mar_de_portugal and (by the arrow) cabo_bojador.
+SAILING = [
+    (move(1, "mar_dos_acores"), move(1, "mar_dos_acores")),
+    ({"type": "move", "card": 1.0, "to": "mar_dos_acores"}, move(1, "mar_dos_acores")),
+    ({"type": "move", "card": True, "to": "mar_dos_acores"}, move(1, "mar_dos_acores")),
+    ({"to": "cabo_bojador", "card": 1, "type": "move"}, move(1, "cabo_bojador")),
+    ({"type": "end_turn"}, {"type": "end_turn"}),
+    (move(5, "mar_dos_acores"), None),  # no 5 in hand
+    (move(1, "acores"), None),  # a 1 does not reach it
+    (move("1", "mar_dos_acores"), None),
+    (move([1], "mar_dos_acores"), None),  # unhashable: the list search refuses it
+    ({**move(1, "mar_dos_acores"), "extra": 1}, None),
+    ({"card": 1, "to": "mar_dos_acores", "kind": "move"}, None),
+    ({"type": "end_turn", "extra": 1}, None),
+    ({"type": "draw"}, None),  # not arrived this turn
+]
+
+
+@pytest.mark.parametrize(("action", "recorded"), SAILING, ids=[json.dumps(a) for a, _ in SAILING])
+def test_a_sailing_action_is_taken_if_it_equals_a_legal_one(action, recorded):
+    state = position(at="lisboa", hand=(1, 1, 2, 3))
+    before = json.dumps([state.view(0), state.legal_actions(), state.history])
+    if recorded is None:
+        with pytest.raises(IllegalAction, match="not a legal action for seat 0"):
+            state.apply(action)
+        assert json.dumps([state.view(0), state.legal_actions(), state.history]) == before
+        return
+    state.apply(action)
+    seat, mine = state.history[-1]
+    assert seat == 0 and mine == recorded and mine is not action
+    assert [type(v) for v in mine.values()] == [type(v) for v in recorded.values()]
+
+
+DISCARDS = [
+    ({"type": "discard", "cards": [2, 5]}, [2, 5]),
+    ({"type": "discard", "cards": [2.0, 5]}, [2, 5]),
+    ({"type": "discard", "cards": []}, []),
+    ({"type": "discard", "cards": [5, 2]}, None),  # the legal list names them sorted
+    ({"type": "discard", "cards": (2, 5)}, None),  # a tuple is not equal to a list
+    ({"type": "discard", "cards": [2, 2]}, None),  # only one 2 in hand
+    ({"type": "discard", "cards": [[2]]}, None),
+    ({"type": "discard", "cards": [2], "extra": 1}, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("action", "cards"), DISCARDS, ids=[json.dumps(a, default=list) for a, _ in DISCARDS]
+)
+def test_a_discard_is_taken_if_it_equals_a_legal_one(action, cards):
+    state = position(at="lisboa", hand=(2, 5))
+    state.apply({"type": "end_turn"})
+    assert state.phase == "discard"
+    if cards is None:
+        with pytest.raises(IllegalAction, match="not a legal action for seat 0"):
+            state.apply(action)
+        assert state.phase == "discard" and state.hand[0] == [2, 5]
+        return
+    state.apply(action)
+    assert state.history[-1] == (0, {"type": "discard", "cards": cards})
+    assert [type(v) for v in state.history[-1][1]["cards"]] == [int] * len(cards)
+    assert state.log[-2] == {"event": "discard", "seat": 0, "cards": cards}
+
+
+def test_changing_what_the_engine_handed_out_changes_no_other_game():
+    """Legal actions and records are copies of the shared tables, never the tables."""
+    expected = position(at="lisboa", hand=(1, 2, 3, 4)).legal_actions()
+    first = position(at="lisboa", hand=(1, 2, 3, 4))
+    for action in first.legal_actions():
+        action["to"] = "nowhere"
+    first.apply(move(1, "mar_dos_acores"))
+    first.history[-1][1]["card"] = 99
+    first.record()["actions"][-1][1]["to"] = "nowhere"
+    # The logged move is a shared dict; a view hands out copies of it.
+    first.view(1)["events"][-1]["to"] = "nowhere"
+    second = position(at="lisboa", hand=(1, 2, 3, 4))
+    assert second.legal_actions() == expected
+    second.apply(move(1, "mar_dos_acores"))
+    assert second.history[-1] == (0, move(1, "mar_dos_acores"))
+    assert second.log[-1] == {"event": "move", "seat": 0, "card": 1, "to": "mar_dos_acores"}
