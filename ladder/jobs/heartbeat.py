@@ -65,8 +65,14 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         try:
             value = beat_value(self.isolation)
             self.client.set(broker.worker_key(self.name), value, ex=broker.WORKER_FORGET_S)
-        except broker.RedisError:
-            log.warning("worker heartbeat failed", exc_info=True)
+        except broker.RedisError as exc:
+            # A slow or restarting Redis: the next beat tries again, so one line says
+            # so (the traceback, which names only redis-py's own frames, at DEBUG).
+            log.warning(
+                "worker heartbeat failed (%s: %s); the next try is in %d s",
+                type(exc).__name__, exc, broker.WORKER_BEAT_S,
+            )  # fmt: skip
+            log.debug("worker heartbeat failure", exc_info=True)
 
     def stop(self, worker) -> None:
         if self.timer_entry is not None:
