@@ -1,15 +1,23 @@
-"""Celery's own lines for beat's ticks, moved from INFO to DEBUG.
+"""Celery's own lines: beat's ticks moved from INFO to DEBUG, and what a worker says
+on a signal written as our JSON lines.
 
 Beat sends `ladder.schedule` every SCHEDULE_EVERY_S and the table sweep every
 minute; Celery logs each sending (beat) and each receipt and success (worker) at
 INFO, which buries what happened among lines saying nothing happened. The tasks
 log at INFO themselves when they did something ("scheduled", "tables ended"), so
 those lines stay; `--loglevel DEBUG` shows the ticks again.
+
+On a signal ("worker: Warm shutdown (MainProcess)") Celery writes plain text straight
+to the process's stdout, past logging (its handler must not take a lock); `json_sayings`
+has it write the same words as one JSON line of the process's own format, still with a
+single unlocked write.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 from collections.abc import Collection
 
 # The loggers of Celery's per-task lines: beat's sending, the worker's receipt and success.
@@ -46,3 +54,25 @@ def quiet_ticks(beat_schedule: dict) -> None:
         logger = logging.getLogger(name)
         logger.filters = [f for f in logger.filters if not isinstance(f, QuietTicks)]
         logger.addFilter(quiet)
+
+
+def json_saying(msg: str) -> str:
+    """Celery's signal-time words as a line of the root handler's format (JSON lines,
+    `settings.configure_logging`), tagged with the process's component."""
+    record = logging.LogRecord("celery.apps.worker", logging.INFO, "", 0, msg.strip(), (), None)
+    handlers = logging.getLogger().handlers
+    formatter = handlers[0].formatter if handlers else None
+    return (formatter.format(record) if formatter else record.getMessage()) + "\n"
+
+
+def _say(msg, f=None) -> None:
+    # No stderr left at shutdown: nothing to tell.
+    with contextlib.suppress(OSError, ValueError):
+        os.write(2, json_saying(str(msg)).encode())
+
+
+def json_sayings() -> None:
+    """Have Celery's worker write its signal-time words as JSON lines (see above)."""
+    import celery.apps.worker
+
+    celery.apps.worker.safe_say = _say

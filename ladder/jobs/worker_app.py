@@ -9,7 +9,7 @@ import warnings
 from celery.exceptions import SecurityWarning
 
 from ladder import create_app
-from ladder.jobs.logs import quiet_ticks
+from ladder.jobs.logs import json_sayings, quiet_ticks
 from ladder.settings import configure_logging
 
 # A worker runs as root on purpose: it makes a cgroup and claims an outer uid for
@@ -22,6 +22,7 @@ warnings.filterwarnings(
 )
 
 configure_logging("worker")
+json_sayings()
 flask_app = create_app()
 celery = flask_app.extensions["celery"]
 quiet_ticks(celery.conf.beat_schedule)  # beat's tasks: their receipts and successes

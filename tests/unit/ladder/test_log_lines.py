@@ -151,3 +151,34 @@ def test_gunicorn_access_and_error_lines_are_the_apps_format():
         "Booting worker with pid: 12",
     )
     assert ISO.fullmatch(booted["ts"])
+
+
+# What Celery's worker says on SIGTERM or SIGINT, through the function it calls then.
+SIGNAL_SAYING = """
+import importlib, sys
+importlib.import_module(sys.argv[1])
+from celery.apps import worker
+worker.safe_say("worker: Warm shutdown (MainProcess)", sys.__stdout__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "component"),
+    [("ladder.jobs.worker_app", "worker"), ("ladder.jobs.tables_app", "tables")],
+)
+def test_a_worker_stopped_by_a_signal_says_so_in_a_json_line(module, component, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PYTHONWARNINGS"}}
+    env.update(LADDER_VAR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_SAYING, module],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    (line,) = [json.loads(text) for text in done.stderr.splitlines()]
+    assert line["msg"] == "worker: Warm shutdown (MainProcess)"
+    assert line["component"] == component and line["level"] == "info"
+    assert ISO.fullmatch(line["ts"])
