@@ -117,7 +117,7 @@ def section(text: str, start: str, end: str) -> str:
 
 def board_names(text: str) -> list[str]:
     """The bots of a board's rows in order, "|" where the provisional section starts."""
-    found = re.findall(r'scope="colgroup"|<a href="/bots/\d+">(\w)</a>', text)
+    found = re.findall(r'scope="colgroup"|<a href="/bots/\d+"[^>]*>(\w)</a>', text)
     return [name or "|" for name in found]
 
 

@@ -166,10 +166,14 @@ def test_each_game_s_top_bots(client, ladder):
     page = page.split('href="/games/toyrace"')[1]  # the toy game's board (real games come first)
     said = words(page)
     assert 'href="/leaderboard/toyrace"' in page
-    rows = re.findall(r'<td class="n">(\d+)</td><td><a href="/bots/(\d+)">([^<]+)</a>', page)
+    rows = re.findall(
+        r'<td class="n">(\d+)</td><td><a href="/bots/(\d+)" title="([^"]+)">([^<]+)</a>', page
+    )
     # barnacle won one match and tied the other: it leads.
-    assert [name for _rank, _bot, name in rows] == ["barnacle", "anchor"]
-    assert [rank for rank, _bot, _name in rows] == ["1", "2"]
+    assert [name for _rank, _bot, _title, name in rows] == ["barnacle", "anchor"]
+    assert [rank for rank, _bot, _title, _name in rows] == ["1", "2"]
+    # Its owner is in the link's title (the full board has an owner column).
+    assert all(title.startswith(f"{name} by ") for _rank, _bot, title, name in rows)
     assert "No rated bots yet" not in said
 
 
