@@ -12,8 +12,6 @@ assignment equally likely.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.core import Action
 from engine.meuterer.data import CARDS, CHARACTERS, DECK
 from engine.meuterer.state import CHARACTER, DISCARD, MUTINY, OFFER, MeutererState
@@ -28,7 +26,8 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
     if view.get("current_player") is None:
         raise ValueError("the game is over: nothing to determinize")
     n = view["players"]
-    state = MeutererState(n, seed, options)
+    # Every field is set below: a blank state skips the deal a new game would shuffle.
+    state = MeutererState.blank(n, seed, options)
     state._as_determinized(seed, view.get("events", []))
     _table(state, view)
     _characters(state, view)
@@ -193,12 +192,16 @@ def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
     seat, sizes = view["seat"], view["hand_sizes"]
     state.discards = [card for card in CARDS for _ in range(view["discards"][card])]
-    seen = Counter(view["hand"]) + Counter(state.discards)
-    seen += Counter(card["card"] for card in state.table)
-    unseen = Counter(DECK) - seen
-    if seen - Counter(DECK):
+    seen = {card: 0 for card in CARDS}
+    for cards in (view["hand"], state.discards, [card["card"] for card in state.table]):
+        for card in cards:
+            if card not in seen:
+                raise ValueError("the view shows more cards than the deck holds")
+            seen[card] += 1
+    if any(seen[card] > DECK[card] for card in CARDS):
         raise ValueError("the view shows more cards than the deck holds")
-    pool = sorted(unseen.elements(), key=CARDS.index)
+    # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
+    pool = [card for card in CARDS for _ in range(DECK[card] - seen[card])]
     if len(pool) != view["deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's card counts do not add up")
     state.rng.shuffle(pool)
