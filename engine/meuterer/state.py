@@ -19,7 +19,6 @@ from typing import Any
 from engine.core import Action, IllegalAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
-    CARD_RANK,
     CARDS,
     CHARACTERS,
     CONFLICT,
@@ -61,7 +60,9 @@ _PLAY_AT = tuple(
     {card: {"type": "play", "card": card, "island": i} for card in GOODS if buys(i, card)}
     for i in range(len(ISLANDS))
 )
-_SCORE_REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+_REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# The characters that take part in a mutiny (with the captain).
+_INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
 
 
 class MeutererState(State):
@@ -193,26 +194,27 @@ class MeutererState(State):
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now (fresh dicts in a fresh list)."""
-        if self.phase == OVER:
-            return []
         cache = self._legal_cache
         if cache is None:
+            # Only `apply` fills the cache, and never once the game is over.
+            if self.phase == OVER:
+                return []
             cache = self._legal_cache = self._legal_actions()
-        return [action.copy() for action in cache]
+        return list(map(dict.copy, cache))
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
 
         The base class's checks, errors and history, without its general detours.
         """
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
+        cache = self._legal_cache
+        if cache is None:
+            if self.phase == OVER:
+                raise IllegalAction("the game is over")
+            cache = self._legal_cache = self._legal_actions()
         seat = self.turn
         if not isinstance(action, dict):
             raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
-        cache = self._legal_cache
-        if cache is None:
-            cache = self._legal_cache = self._legal_actions()
         try:
             index = cache.index(action)
         except ValueError:
@@ -238,9 +240,10 @@ class MeutererState(State):
             return _MUTINY[: self.hands[seat].count(CONFLICT) + 1]
         if phase == DISCARD:
             extra = len(self.hands[seat]) - HAND_SIZE
-            choices = set(itertools.combinations(sort_cards(self.hands[seat]), extra))
-            options = sorted(choices, key=lambda cards: [CARD_RANK[c] for c in cards])
-            return [{"type": "discard", "cards": list(cards)} for cards in options]
+            # Combinations of a hand in card order come in card order: keeping the
+            # first of each equal run leaves every distinct choice once, sorted.
+            choices = dict.fromkeys(itertools.combinations(sort_cards(self.hands[seat]), extra))
+            return [{"type": "discard", "cards": list(cards)} for cards in choices]
         return []
 
     def _offer_actions(self, seat: int) -> list[Action]:
@@ -266,7 +269,13 @@ class MeutererState(State):
         seat = self.turn
         if kind == "play":
             self._play(seat, action["card"], action.get("island"))
-            self._next_offer_turn()
+            # The next seat clockwise that has not passed; none left: the reveal.
+            n, passed = self.num_players, self.passed
+            for k in range(1, n + 1):
+                if not passed[(seat + k) % n]:
+                    self.turn = (seat + k) % n
+                    return
+            self._reveal()
         elif kind == "pass":
             self._pass(seat)
         elif kind == "promise":
@@ -330,25 +339,26 @@ class MeutererState(State):
     # -- reveal and mutiny ---------------------------------------------------
     def _reveal(self) -> None:
         self.revealed = True
-        self.log.append({"event": "reveal", "characters": list(self.characters)})
-        mutineer = scoring.seat_of(self.characters, "mutineer")
-        if mutineer is None:
+        characters = self.characters
+        self.log.append({"event": "reveal", "characters": list(characters)})
+        if "mutineer" not in characters:
             self._end_round()
             return
+        mutineer = characters.index("mutineer")
         reserved = self.reserved[mutineer]
         assert reserved is not None  # he chose a character, so he has passed
         self.mutineer_destination = (self.ship + reserved) % len(ISLANDS)
         self.log.append(
             {"event": "mutineer_destination", "seat": mutineer, "island": self.mutineer_destination}
         )
-        involved = {"mutineer", "cabin_boy", "boatswain"}
+        # The captain adds first, then the others involved clockwise (the captain
+        # holds no character).
+        captain, n = self.captain, self.num_players
         self.mutiny_queue = [
-            seat
-            for seat in self._clockwise_from(self.captain)
-            if seat == self.captain or self.characters[seat] in involved
+            (captain + k) % n for k in range(1, n) if characters[(captain + k) % n] in _INVOLVED
         ]
         self.phase = MUTINY
-        self.turn = self.mutiny_queue.pop(0)
+        self.turn = captain
 
     def _add_conflicts(self, seat: int, count: int) -> None:
         hand = self.hands[seat]
@@ -357,18 +367,20 @@ class MeutererState(State):
             self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
         self.conflicts[seat] += count
         self.log.append({"event": "mutiny_add", "seat": seat, "conflicts": count})
-        if self.mutiny_queue:
-            self.turn = self.mutiny_queue.pop(0)
+        queue = self.mutiny_queue
+        if queue:
+            self.turn = queue.pop(0)
         else:
             self._end_round()
 
     # -- scoring, sailing, clean-up ------------------------------------------
     def _end_round(self) -> None:
+        characters, captain, log = self.characters, self.captain, self.log
         won = False
-        mutineer = scoring.seat_of(self.characters, "mutineer")
+        mutineer = scoring.seat_of(characters, "mutineer")
         if mutineer is not None:
             captain_side, mutineer_side = scoring.mutiny_strengths(
-                self.captain, self.characters, self.conflicts
+                captain, characters, self.conflicts
             )
             won = scoring.mutiny_succeeds(captain_side, mutineer_side)
             self.mutiny_result = {
@@ -376,43 +388,40 @@ class MeutererState(State):
                 "mutineer_strength": mutineer_side,
                 "winner": "mutineer" if won else "captain",
             }
-            self.log.append({"event": "mutiny", **self.mutiny_result})
+            log.append({"event": "mutiny", **self.mutiny_result})
         roles = scoring.role_scores(
-            self.captain,
-            self.characters,
-            self.pay,
-            self.destination,
-            self.mutineer_destination,
-            won,
+            captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
         self._add_scores(roles, "role")
-        merchant = scoring.seat_of(self.characters, "merchant")
+        merchant = scoring.seat_of(characters, "merchant")
         for island, slots in self.sales.items():
-            counts = [count for _, count in slots]
+            counts = [slot[1] for slot in slots]
             if any(counts):  # nobody sold here: nobody scores
-                scores = scoring.sale_scores(island, counts, merchant)
-                self._add_scores(scores, _SCORE_REASON[island])
+                self._add_scores(scoring.sale_scores(island, counts, merchant), _REASON[island])
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
         if won:
             assert mutineer is not None
-            self.captain = mutineer
+            self.captain = captain = mutineer
         # Digest: departure and arrival stay or become active, all others turn.
-        departure, self.ship = self.ship, target
-        self.active = sorted({departure, target})
-        self.log.append(
-            {"event": "sail", "departure": departure, "arrival": target, "captain": self.captain}
-        )
-        self.discards.extend([card["card"] for card in self.table])
+        departure = self.ship
+        self.ship = target
+        if departure == target:
+            self.active = [target]
+        else:
+            self.active = [departure, target] if departure < target else [target, departure]
+        log.append({"event": "sail", "departure": departure, "arrival": target, "captain": captain})
+        self.discards += [card["card"] for card in self.table]
         self.table = []
         # Reserved cards go back to hand: nobody has passed in the coming round.
-        self.reserved = [None] * self.num_players
-        self.passed = [False] * self.num_players
+        n = self.num_players
+        self.reserved = [None] * n
+        self.passed = [False] * n
         if self.round == self.rounds:
             self.phase = OVER
-            self.log.append({"event": "game_over", "scores": list(self.scores)})
+            log.append({"event": "game_over", "scores": list(self.scores)})
             return
-        self.refill_queue = self._clockwise_from(self.captain)
+        self.refill_queue = [(captain + k) % n for k in range(n)]
         self._refill()
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
@@ -424,12 +433,22 @@ class MeutererState(State):
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""
-        while self.refill_queue:
-            seat = self.refill_queue.pop(0)
-            stevedore = self.characters[seat] == "stevedore"
-            want = HAND_SIZE + (STEVEDORE_EXTRA if stevedore else 0)
-            self._draw(seat, max(0, want - len(self.hands[seat])))
-            if len(self.hands[seat]) > HAND_SIZE:
+        queue, hands, characters = self.refill_queue, self.hands, self.characters
+        while queue:
+            seat = queue.pop(0)
+            hand = hands[seat]
+            want = HAND_SIZE + STEVEDORE_EXTRA if characters[seat] == "stevedore" else HAND_SIZE
+            missing = want - len(hand)
+            if missing > 0:
+                deck = self.deck
+                if missing <= len(deck):
+                    # Drawn one by one off the top (the end of the list): a slice, reversed.
+                    hand += deck[: -missing - 1 : -1]
+                    del deck[-missing:]
+                    self.log.append({"event": "draw", "seat": seat, "cards": missing})
+                else:
+                    self._draw(seat, missing)
+            if len(hand) > HAND_SIZE:
                 # Digest: he discards down to 5 of his choice before the next draws.
                 self.phase = DISCARD
                 self.turn = seat
