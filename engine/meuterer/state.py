@@ -196,10 +196,14 @@ class MeutererState(State):
         """Every action the current player may take now (fresh dicts in a fresh list)."""
         cache = self._legal_cache
         if cache is None:
-            # Only `apply` fills the cache, and never once the game is over.
-            if self.phase == OVER:
+            # Most decisions are offers. The cache is never filled once the game is over.
+            phase = self.phase
+            if phase == OFFER:
+                cache = self._legal_cache = self._offer_actions(self.turn)
+            elif phase == OVER:
                 return []
-            cache = self._legal_cache = self._legal_actions()
+            else:
+                cache = self._legal_cache = self._legal_actions()
         return list(map(dict.copy, cache))
 
     def apply(self, action: Action) -> None:
@@ -249,16 +253,24 @@ class MeutererState(State):
     def _offer_actions(self, seat: int) -> list[Action]:
         """Goods in card order, each at the active islands that buy it, then conflict, pass."""
         actions: list[Action] = []
-        hand, sales = self.hands[seat], self.sales
-        for card in GOODS:
-            if card in hand:
-                for island in self.active:
-                    play = _PLAY_AT[island].get(card)
-                    if play is not None:
-                        # Digest: one good type per player per island.
-                        held = sales[island][seat][0]
-                        if held is None or held == card:
-                            actions.append(play)
+        hand, sales, active = self.hands[seat], self.sales, self.active
+        # Digest: one good type per player per island (`held`, once he sold there).
+        if len(active) == 2:
+            a, b = active
+            at_a, at_b = _PLAY_AT[a], _PLAY_AT[b]
+            held_a, held_b = sales[a][seat][0], sales[b][seat][0]
+            for card in GOODS:
+                if card in hand:
+                    if card in at_a and (held_a is None or held_a == card):
+                        actions.append(at_a[card])
+                    if card in at_b and (held_b is None or held_b == card):
+                        actions.append(at_b[card])
+        else:
+            at_a = _PLAY_AT[active[0]]
+            held_a = sales[active[0]][seat][0]
+            for card in GOODS:
+                if card in hand and card in at_a and (held_a is None or held_a == card):
+                    actions.append(at_a[card])
         if CONFLICT in hand:
             actions.append(_PLAY_CONFLICT)
         actions.append(_PASS)
