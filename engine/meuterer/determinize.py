@@ -12,11 +12,32 @@ assignment equally likely.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import Action
 from engine.meuterer.data import CARDS, CHARACTERS, DECK
-from engine.meuterer.state import CHARACTER, DISCARD, MUTINY, OFFER, MeutererState
+from engine.meuterer.state import (
+    CHARACTER,
+    DISCARD,
+    MUTINY,
+    OFFER,
+    OVER,
+    PROMISE,
+    MeutererState,
+)
 
 INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
+# The engine's own string for every name a view holds. A view parsed from JSON
+# brings equal strings that are other objects, and every comparison the rules
+# make on them would then compare characters instead of identities: a playout
+# from the world runs markedly faster on the engine's own.
+_NAMES = (*CARDS, *CHARACTERS, PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER)
+_OWN = {name: name for name in (*_NAMES, "seat", "card", "island", "stage")}
+
+
+def _own(value: Any) -> Any:
+    """The engine's own copy of a name (anything else as it is)."""
+    return _OWN.get(value, value) if type(value) is str else value
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> MeutererState:
@@ -42,11 +63,11 @@ def _table(state: MeutererState, view: dict) -> None:
     state.scores = list(view["scores"])
     state.ship, state.captain = view["ship"], view["captain"]
     state.active = sorted(i["island"] for i in view["islands"] if i["active"])
-    state.phase, state.turn = view["phase"], view["current_player"]
+    state.phase, state.turn = _own(view["phase"]), view["current_player"]
     state.pay = view["promise"]
     state.passed = list(view["passed"])
     state.reserved = list(view["reserved"])
-    state.table = [dict(card) for card in view["table"]]
+    state.table = [{_own(k): _own(v) for k, v in card.items()} for card in view["table"]]
     state.conflicts = list(view["conflicts"])
     state.destination = view["destination"]
     state.mutineer_destination = view["mutineer_destination"]
@@ -135,9 +156,9 @@ def _characters(state: MeutererState, view: dict) -> None:
     if choosing:
         state.choice_order.remove(seat)
     if state.revealed:
-        state.characters = list(view["characters"])
+        state.characters = [_own(name) for name in view["characters"]]
     else:
-        _draw_characters(state, seat, offered, choosing, view["character"])
+        _draw_characters(state, seat, offered, choosing, _own(view["character"]))
     available = list(CHARACTERS)
     for k in state.choice_order:
         state.seen_available[k] = tuple(available)
@@ -207,7 +228,7 @@ def _cards(state: MeutererState, view: dict) -> None:
     state.rng.shuffle(pool)
     for k in range(state.num_players):
         if k == seat:
-            state.hands[k] = list(view["hand"])
+            state.hands[k] = [_own(card) for card in view["hand"]]
         else:
             state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
     state.deck = pool
