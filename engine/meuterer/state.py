@@ -13,6 +13,7 @@ when asked for (`view.py`).
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import Any
 
@@ -61,6 +62,13 @@ _PLAY_AT = tuple(
     for i in range(len(ISLANDS))
 )
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# The fields that hold flat lists (of numbers, names, tuples, or entries never
+# edited once made): a clone slices them. `clone` copies the nested ones deeper.
+_FLAT_FIELDS = (
+    "history", "log", "_seen", "scores", "active", "deck", "discards", "passed", "reserved",
+    "characters", "available", "seen_available", "choice_order", "conflicts",
+    "mutiny_queue", "refill_queue",
+)  # fmt: skip
 # The characters that take part in a mutiny (with the captain).
 _INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
 
@@ -191,6 +199,31 @@ class MeutererState(State):
 
     def hidden_variant(self, seat: int, seed: int) -> MeutererState:
         return view.hidden_variant(self, seat, seed)
+
+    def clone(self) -> MeutererState:
+        """An independent copy for search, as `State.clone` makes, field by field.
+
+        Numbers and names are shared, flat lists sliced, hands, table cards, sales
+        and the mutiny result copied one level deeper; logged events, history
+        entries and cached actions are shared, being never edited once made.
+        """
+        fields = self.__dict__.copy()
+        for name in _FLAT_FIELDS:
+            fields[name] = fields[name][:]
+        if self._legal_cache is not None:
+            fields["_legal_cache"] = self._legal_cache[:]
+        fields["options"] = copy.deepcopy(self.options) if self.options else {}
+        fields["rng"] = self.rng.copy()
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["table"] = [card.copy() for card in self.table]
+        fields["sales"] = {
+            island: [slot[:] for slot in slots] for island, slots in self.sales.items()
+        }
+        if self.mutiny_result is not None:
+            fields["mutiny_result"] = self.mutiny_result.copy()
+        other = object.__new__(MeutererState)
+        other.__dict__.update(fields)
+        return other
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now (fresh dicts in a fresh list)."""
