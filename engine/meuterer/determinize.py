@@ -32,7 +32,7 @@ INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
 # make on them would then compare characters instead of identities: a playout
 # from the world runs markedly faster on the engine's own.
 _NAMES = (*CARDS, *CHARACTERS, PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER)
-_OWN = {name: name for name in (*_NAMES, "seat", "card", "island", "stage")}
+_OWN = {name: name for name in _NAMES}
 
 
 def _own(value: Any) -> Any:
@@ -67,7 +67,8 @@ def _table(state: MeutererState, view: dict) -> None:
     state.pay = view["promise"]
     state.passed = list(view["passed"])
     state.reserved = list(view["reserved"])
-    state.table = [{_own(k): _own(v) for k, v in card.items()} for card in view["table"]]
+    # Table cards go to the discards at the round's end, and from there into hands.
+    state.table = [dict(card, card=_own(card["card"])) for card in view["table"]]
     state.conflicts = list(view["conflicts"])
     state.destination = view["destination"]
     state.mutineer_destination = view["mutineer_destination"]
