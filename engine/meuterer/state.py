@@ -7,8 +7,9 @@ Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
 list holds those (callers get copies), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
-history), and events are logged as plain dict literals. Views are built only
-when asked for (`view.py`).
+history), events are logged as plain dict literals, and `clone` copies field
+by field only what a move may change. Views are built only when asked for
+(`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
 """
 
 from __future__ import annotations
