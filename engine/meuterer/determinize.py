@@ -12,13 +12,32 @@ assignment equally likely.
 
 from __future__ import annotations
 
-from collections import Counter
+from typing import Any
 
 from engine.core import Action
 from engine.meuterer.data import CARDS, CHARACTERS, DECK
-from engine.meuterer.state import CHARACTER, DISCARD, MUTINY, OFFER, MeutererState
+from engine.meuterer.state import (
+    CHARACTER,
+    DISCARD,
+    MUTINY,
+    OFFER,
+    OVER,
+    PROMISE,
+    MeutererState,
+)
 
 INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
+# The engine's own string for every name a view holds. A view parsed from JSON
+# brings equal strings that are other objects, and every comparison the rules
+# make on them would then compare characters instead of identities: a playout
+# from the world runs markedly faster on the engine's own.
+_NAMES = (*CARDS, *CHARACTERS, PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER)
+_OWN = {name: name for name in _NAMES}
+
+
+def _own(value: Any) -> Any:
+    """The engine's own copy of a name (anything else as it is)."""
+    return _OWN.get(value, value) if type(value) is str else value
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> MeutererState:
@@ -28,7 +47,8 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
     if view.get("current_player") is None:
         raise ValueError("the game is over: nothing to determinize")
     n = view["players"]
-    state = MeutererState(n, seed, options)
+    # Every field is set below: a blank state skips the deal a new game would shuffle.
+    state = MeutererState.blank(n, seed, options)
     state._as_determinized(seed, view.get("events", []))
     _table(state, view)
     _characters(state, view)
@@ -43,11 +63,12 @@ def _table(state: MeutererState, view: dict) -> None:
     state.scores = list(view["scores"])
     state.ship, state.captain = view["ship"], view["captain"]
     state.active = sorted(i["island"] for i in view["islands"] if i["active"])
-    state.phase, state.turn = view["phase"], view["current_player"]
+    state.phase, state.turn = _own(view["phase"]), view["current_player"]
     state.pay = view["promise"]
     state.passed = list(view["passed"])
     state.reserved = list(view["reserved"])
-    state.table = [dict(card) for card in view["table"]]
+    # Table cards go to the discards at the round's end, and from there into hands.
+    state.table = [dict(card, card=_own(card["card"])) for card in view["table"]]
     state.conflicts = list(view["conflicts"])
     state.destination = view["destination"]
     state.mutineer_destination = view["mutineer_destination"]
@@ -136,9 +157,9 @@ def _characters(state: MeutererState, view: dict) -> None:
     if choosing:
         state.choice_order.remove(seat)
     if state.revealed:
-        state.characters = list(view["characters"])
+        state.characters = [_own(name) for name in view["characters"]]
     else:
-        _draw_characters(state, seat, offered, choosing, view["character"])
+        _draw_characters(state, seat, offered, choosing, _own(view["character"]))
     available = list(CHARACTERS)
     for k in state.choice_order:
         state.seen_available[k] = tuple(available)
@@ -193,18 +214,22 @@ def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
     seat, sizes = view["seat"], view["hand_sizes"]
     state.discards = [card for card in CARDS for _ in range(view["discards"][card])]
-    seen = Counter(view["hand"]) + Counter(state.discards)
-    seen += Counter(card["card"] for card in state.table)
-    unseen = Counter(DECK) - seen
-    if seen - Counter(DECK):
+    seen = {card: 0 for card in CARDS}
+    for cards in (view["hand"], state.discards, [card["card"] for card in state.table]):
+        for card in cards:
+            if card not in seen:
+                raise ValueError("the view shows more cards than the deck holds")
+            seen[card] += 1
+    if any(seen[card] > DECK[card] for card in CARDS):
         raise ValueError("the view shows more cards than the deck holds")
-    pool = sorted(unseen.elements(), key=CARDS.index)
+    # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
+    pool = [card for card in CARDS for _ in range(DECK[card] - seen[card])]
     if len(pool) != view["deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's card counts do not add up")
     state.rng.shuffle(pool)
     for k in range(state.num_players):
         if k == seat:
-            state.hands[k] = list(view["hand"])
+            state.hands[k] = [_own(card) for card in view["hand"]]
         else:
             state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
     state.deck = pool

@@ -16,10 +16,7 @@ from engine.meuterer.data import (
 
 def seat_of(characters: list[str | None], name: str) -> int | None:
     """The seat holding character `name`, or None when nobody took it."""
-    for seat, held in enumerate(characters):
-        if held == name:
-            return seat
-    return None
+    return characters.index(name) if name in characters else None
 
 
 def mutiny_strengths(

@@ -2,21 +2,30 @@
 
 Rule references are to the rules digest (`shared/rules/meuterer.md`) and the
 rulings in `engine/meuterer/RULES.md`.
+
+Bots search with this state (random playouts from `determinize`d worlds), so its
+hot path is lean: every action there can be is made once at import and a legal
+list holds those (callers get copies), `legal_actions` and `apply` are this
+game's own shorter versions of the base class's (same checks, errors and
+history), events are logged as plain dict literals, and `clone` copies field
+by field only what a move may change. Views are built only when asked for
+(`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import Any
 
-from engine.core import Action, State
+from engine.core import Action, IllegalAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
-    CARD_RANK,
     CARDS,
     CHARACTERS,
     CONFLICT,
     DECK,
+    GOODS,
     HAND_SIZE,
     ISLANDS,
     MAX_PROMISE,
@@ -39,6 +48,30 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
 
 # Older versions this engine still replays with their own rules (RULES.md, "Versions").
 REPLAYS = ("meuterer-1",)
+
+# Every action there is, made once. A legal list holds these shared dicts and is
+# never handed out: `legal_actions` returns copies and `apply` records a copy, so
+# nothing outside this module can change them.
+_PROMISES = [{"type": "promise", "points": p} for p in range(MAX_PROMISE + 1)]
+_CHARACTER = {name: {"type": "character", "name": name} for name in CHARACTERS}
+_MUTINY = [{"type": "mutiny", "conflicts": k} for k in range(DECK[CONFLICT] + 1)]
+_PLAY_CONFLICT = {"type": "play", "card": CONFLICT}
+_PASS = {"type": "pass"}
+# Per island: good -> the action that plays it there, for the goods it buys.
+_PLAY_AT = tuple(
+    {card: {"type": "play", "card": card, "island": i} for card in GOODS if buys(i, card)}
+    for i in range(len(ISLANDS))
+)
+_REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# The fields that hold flat lists (of numbers, names, tuples, or entries never
+# edited once made): a clone slices them. `clone` copies the nested ones deeper.
+_FLAT_FIELDS = (
+    "history", "log", "_seen", "scores", "active", "deck", "discards", "passed", "reserved",
+    "characters", "available", "seen_available", "choice_order", "conflicts",
+    "mutiny_queue", "refill_queue",
+)  # fmt: skip
+# The characters that take part in a mutiny (with the captain).
+_INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
 
 
 class MeutererState(State):
@@ -69,6 +102,31 @@ class MeutererState(State):
             self._draw(seat, HAND_SIZE)
         self._start_round()
 
+    @classmethod
+    def blank(cls, num_players: int, seed: int, options: dict | None = None) -> MeutererState:
+        """A state of the current rules with every field present and nothing dealt.
+
+        For `determinize`, which sets every field from a view: dealing and
+        shuffling a deck only to replace it would cost most of its time.
+        """
+        state = cls.__new__(cls)
+        State.__init__(state, num_players, seed, options)
+        n = num_players
+        state.rounds, state.round, state.scores = ROUNDS[n], 1, [0] * n
+        state.ship, state.active = START_ISLAND, [START_ISLAND]
+        state.deck, state.discards = [], []
+        state.hands = [[] for _ in range(n)]
+        state.captain = 0
+        state.phase, state.turn, state.pay = PROMISE, 0, None
+        state.passed, state.reserved = [False] * n, [None] * n
+        state.characters, state.available = [None] * n, list(CHARACTERS)
+        state.seen_available, state.choice_order = [None] * n, []
+        state.revealed, state.table, state.sales = False, [], {}
+        state.conflicts = [0] * n
+        state.destination = state.mutineer_destination = None
+        state.mutiny_queue, state.mutiny_result, state.refill_queue = [], None, []
+        return state
+
     # -- round bookkeeping ----------------------------------------------------
     def _start_round(self) -> None:
         n = self.num_players
@@ -95,7 +153,7 @@ class MeutererState(State):
         self.mutiny_queue: list[int] = []
         self.mutiny_result: dict | None = None
         self.refill_queue: list[int] = []
-        self.emit("round", round=self.round, captain=self.captain)
+        self.log.append({"event": "round", "round": self.round, "captain": self.captain})
 
     def _after_setup(self) -> None:
         # A position set before the captain's promise is the start of a round:
@@ -109,19 +167,23 @@ class MeutererState(State):
 
     def _draw(self, seat: int, count: int) -> None:
         """Draw `count` cards; an empty deck is rebuilt from the shuffled discards."""
-        drawn = 0
+        hand, drawn = self.hands[seat], 0
         while drawn < count:
-            if not self.deck:
+            deck = self.deck
+            if not deck:
                 if not self.discards:
                     break  # cannot happen with 36 cards and at most 23 in hands
-                self.deck = self.discards
+                deck = self.deck = self.discards
                 self.discards = []
-                self.rng.shuffle(self.deck)
-                self.emit("reshuffle", cards=len(self.deck))
-            self.hands[seat].append(self.deck.pop())
-            drawn += 1
+                self.rng.shuffle(deck)
+                self.log.append({"event": "reshuffle", "cards": len(deck)})
+            # Drawn one by one off the top (the end of the list): a slice, reversed.
+            take = min(count - drawn, len(deck))
+            hand.extend(deck[: -take - 1 : -1])
+            del deck[-take:]
+            drawn += take
         if drawn:
-            self.emit("draw", seat=seat, cards=drawn)
+            self.log.append({"event": "draw", "seat": seat, "cards": drawn})
 
     # -- the State hooks ------------------------------------------------------
     def current_player(self) -> int | None:
@@ -139,59 +201,140 @@ class MeutererState(State):
     def hidden_variant(self, seat: int, seed: int) -> MeutererState:
         return view.hidden_variant(self, seat, seed)
 
-    def _legal_actions(self) -> list[Action]:
+    def clone(self) -> MeutererState:
+        """An independent copy for search, as `State.clone` makes, field by field.
+
+        Numbers and names are shared, flat lists sliced, hands, table cards, sales
+        and the mutiny result copied one level deeper; logged events, history
+        entries and cached actions are shared, being never edited once made.
+        """
+        fields = self.__dict__.copy()
+        for name in _FLAT_FIELDS:
+            fields[name] = fields[name][:]
+        if self._legal_cache is not None:
+            fields["_legal_cache"] = self._legal_cache[:]
+        fields["options"] = copy.deepcopy(self.options) if self.options else {}
+        fields["rng"] = self.rng.copy()
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["table"] = [card.copy() for card in self.table]
+        fields["sales"] = {
+            island: [slot[:] for slot in slots] for island, slots in self.sales.items()
+        }
+        if self.mutiny_result is not None:
+            fields["mutiny_result"] = self.mutiny_result.copy()
+        other = object.__new__(MeutererState)
+        other.__dict__.update(fields)
+        return other
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        cache = self._legal_cache
+        if cache is None:
+            # Most decisions are offers. The cache is never filled once the game is over.
+            phase = self.phase
+            if phase == OFFER:
+                cache = self._legal_cache = self._offer_actions(self.turn)
+            elif phase == OVER:
+                return []
+            else:
+                cache = self._legal_cache = self._legal_actions()
+        return list(map(dict.copy, cache))
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
+
+        The base class's checks, errors and history, without its general detours.
+        """
+        cache = self._legal_cache
+        if cache is None:
+            if self.phase == OVER:
+                raise IllegalAction("the game is over")
+            cache = self._legal_cache = self._legal_actions()
         seat = self.turn
-        if self.phase == PROMISE:
-            return [{"type": "promise", "points": p} for p in range(MAX_PROMISE + 1)]
-        if self.phase == OFFER:
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+        try:
+            index = cache.index(action)
+        except ValueError:
+            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # A copy of the engine's own dict goes on: a caller's equal copy of other
+        # types (1.0 or True for 1) never reaches the rules or the replay.
+        action = cache[index].copy()
+        self._legal_cache = None
+        self._seen[seat] = len(self.log)
+        self.history.append((seat, action))
+        self._apply(action)
+
+    def _legal_actions(self) -> list[Action]:
+        """The legal list, of the shared action dicts where the phase has them."""
+        seat, phase = self.turn, self.phase
+        if phase == OFFER:
             return self._offer_actions(seat)
-        if self.phase == CHARACTER:
-            return [{"type": "character", "name": name} for name in self.available]
-        if self.phase == MUTINY:
-            held = self.hands[seat].count(CONFLICT)
-            return [{"type": "mutiny", "conflicts": k} for k in range(held + 1)]
-        if self.phase == DISCARD:
+        if phase == PROMISE:
+            return _PROMISES
+        if phase == CHARACTER:
+            return [_CHARACTER[name] for name in self.available]
+        if phase == MUTINY:
+            return _MUTINY[: self.hands[seat].count(CONFLICT) + 1]
+        if phase == DISCARD:
             extra = len(self.hands[seat]) - HAND_SIZE
-            choices = set(itertools.combinations(sort_cards(self.hands[seat]), extra))
-            options = sorted(choices, key=lambda cards: [CARD_RANK[c] for c in cards])
-            return [{"type": "discard", "cards": list(cards)} for cards in options]
+            # Combinations of a hand in card order come in card order: keeping the
+            # first of each equal run leaves every distinct choice once, sorted.
+            choices = dict.fromkeys(itertools.combinations(sort_cards(self.hands[seat]), extra))
+            return [{"type": "discard", "cards": list(cards)} for cards in choices]
         return []
 
     def _offer_actions(self, seat: int) -> list[Action]:
+        """Goods in card order, each at the active islands that buy it, then conflict, pass."""
         actions: list[Action] = []
-        hand = self.hands[seat]
-        for card in CARDS:
-            if card not in hand:
-                continue
-            if card == CONFLICT:
-                actions.append({"type": "play", "card": CONFLICT})
-                continue
-            for island in self.active:
-                # Digest: one good type per player per island.
-                held = self.sales[island][seat][0]
-                if buys(island, card) and held in (None, card):
-                    actions.append({"type": "play", "card": card, "island": island})
-        actions.append({"type": "pass"})
+        hand, sales, active = self.hands[seat], self.sales, self.active
+        # Digest: one good type per player per island (`held`, once he sold there).
+        if len(active) == 2:
+            a, b = active
+            at_a, at_b = _PLAY_AT[a], _PLAY_AT[b]
+            held_a, held_b = sales[a][seat][0], sales[b][seat][0]
+            for card in GOODS:
+                if card in hand:
+                    if card in at_a and (held_a is None or held_a == card):
+                        actions.append(at_a[card])
+                    if card in at_b and (held_b is None or held_b == card):
+                        actions.append(at_b[card])
+        else:
+            at_a = _PLAY_AT[active[0]]
+            held_a = sales[active[0]][seat][0]
+            for card in GOODS:
+                if card in hand and card in at_a and (held_a is None or held_a == card):
+                    actions.append(at_a[card])
+        if CONFLICT in hand:
+            actions.append(_PLAY_CONFLICT)
+        actions.append(_PASS)
         return actions
 
     def _apply(self, action: Action) -> None:
         kind = action["type"]
         seat = self.turn
-        if kind == "promise":
-            self.pay = action["points"]
-            self.emit("promise", seat=seat, points=self.pay)
-            self.phase = OFFER
-        elif kind == "play":
+        if kind == "play":
             self._play(seat, action["card"], action.get("island"))
-            self._next_offer_turn()
+            # The next seat clockwise that has not passed; none left: the reveal.
+            n, passed = self.num_players, self.passed
+            for k in range(1, n + 1):
+                if not passed[(seat + k) % n]:
+                    self.turn = (seat + k) % n
+                    return
+            self._reveal()
         elif kind == "pass":
             self._pass(seat)
+        elif kind == "promise":
+            self.pay = action["points"]
+            self.log.append({"event": "promise", "seat": seat, "points": self.pay})
+            self.phase = OFFER
         elif kind == "character":
             self.seen_available[seat] = tuple(self.available)
             self.available.remove(action["name"])
             self.characters[seat] = action["name"]
             self.choice_order.append(seat)
-            self.emit("character_taken", seat=seat)  # which one stays secret
+            # Which one stays secret.
+            self.log.append({"event": "character_taken", "seat": seat})
             self.phase = OFFER
             self._next_offer_turn()
         elif kind == "mutiny":
@@ -201,7 +344,7 @@ class MeutererState(State):
                 self.hands[seat].remove(card)
                 self.discards.append(card)
             # Ruling: the stevedore discards face up onto the open discard pile.
-            self.emit("discard", seat=seat, cards=list(action["cards"]))
+            self.log.append({"event": "discard", "seat": seat, "cards": list(action["cards"])})
             self._refill()
 
     # -- offer ---------------------------------------------------------------
@@ -215,26 +358,26 @@ class MeutererState(State):
             slot[0] = card
             slot[1] += 1
         self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
-        self.emit("play", seat=seat, card=card, island=island)
+        self.log.append({"event": "play", "seat": seat, "card": card, "island": island})
 
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True
         reserved = self.reserved[seat] = len(self.hands[seat])
-        self.emit("pass", seat=seat, reserved=reserved)
+        self.log.append({"event": "pass", "seat": seat, "reserved": reserved})
         if seat == self.captain:
             # Digest: the destination lies as many islands clockwise as he reserved.
             self.destination = (self.ship + reserved) % len(ISLANDS)
-            self.emit("destination", seat=seat, island=self.destination)
+            self.log.append({"event": "destination", "seat": seat, "island": self.destination})
             self._next_offer_turn()
         else:
             # At most 3 non-captains choose among 5 characters: one is always left.
             self.phase = CHARACTER
 
     def _next_offer_turn(self) -> None:
-        n = self.num_players
+        n, turn, passed = self.num_players, self.turn, self.passed
         for k in range(1, n + 1):
-            seat = (self.turn + k) % n
-            if not self.passed[seat]:
+            seat = (turn + k) % n
+            if not passed[seat]:
                 self.turn = seat
                 return
         self._reveal()
@@ -242,42 +385,48 @@ class MeutererState(State):
     # -- reveal and mutiny ---------------------------------------------------
     def _reveal(self) -> None:
         self.revealed = True
-        self.emit("reveal", characters=list(self.characters))
-        mutineer = scoring.seat_of(self.characters, "mutineer")
-        if mutineer is None:
+        characters = self.characters
+        self.log.append({"event": "reveal", "characters": list(characters)})
+        if "mutineer" not in characters:
             self._end_round()
             return
+        mutineer = characters.index("mutineer")
         reserved = self.reserved[mutineer]
         assert reserved is not None  # he chose a character, so he has passed
         self.mutineer_destination = (self.ship + reserved) % len(ISLANDS)
-        self.emit("mutineer_destination", seat=mutineer, island=self.mutineer_destination)
-        involved = {"mutineer", "cabin_boy", "boatswain"}
+        self.log.append(
+            {"event": "mutineer_destination", "seat": mutineer, "island": self.mutineer_destination}
+        )
+        # The captain adds first, then the others involved clockwise (the captain
+        # holds no character).
+        captain, n = self.captain, self.num_players
         self.mutiny_queue = [
-            seat
-            for seat in self._clockwise_from(self.captain)
-            if seat == self.captain or self.characters[seat] in involved
+            (captain + k) % n for k in range(1, n) if characters[(captain + k) % n] in _INVOLVED
         ]
         self.phase = MUTINY
-        self.turn = self.mutiny_queue.pop(0)
+        self.turn = captain
 
     def _add_conflicts(self, seat: int, count: int) -> None:
+        hand = self.hands[seat]
         for _ in range(count):
-            self.hands[seat].remove(CONFLICT)
+            hand.remove(CONFLICT)
             self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
         self.conflicts[seat] += count
-        self.emit("mutiny_add", seat=seat, conflicts=count)
-        if self.mutiny_queue:
-            self.turn = self.mutiny_queue.pop(0)
+        self.log.append({"event": "mutiny_add", "seat": seat, "conflicts": count})
+        queue = self.mutiny_queue
+        if queue:
+            self.turn = queue.pop(0)
         else:
             self._end_round()
 
     # -- scoring, sailing, clean-up ------------------------------------------
     def _end_round(self) -> None:
+        characters, captain, log = self.characters, self.captain, self.log
         won = False
-        mutineer = scoring.seat_of(self.characters, "mutineer")
+        mutineer = scoring.seat_of(characters, "mutineer")
         if mutineer is not None:
             captain_side, mutineer_side = scoring.mutiny_strengths(
-                self.captain, self.characters, self.conflicts
+                captain, characters, self.conflicts
             )
             won = scoring.mutiny_succeeds(captain_side, mutineer_side)
             self.mutiny_result = {
@@ -285,56 +434,67 @@ class MeutererState(State):
                 "mutineer_strength": mutineer_side,
                 "winner": "mutineer" if won else "captain",
             }
-            self.emit("mutiny", **self.mutiny_result)
+            log.append({"event": "mutiny", **self.mutiny_result})
         roles = scoring.role_scores(
-            self.captain,
-            self.characters,
-            self.pay,
-            self.destination,
-            self.mutineer_destination,
-            won,
+            captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
         self._add_scores(roles, "role")
-        merchant = scoring.seat_of(self.characters, "merchant")
+        merchant = scoring.seat_of(characters, "merchant")
         for island, slots in self.sales.items():
-            counts = [count for _, count in slots]
-            self._add_scores(scoring.sale_scores(island, counts, merchant), f"island {island}")
+            counts = [slot[1] for slot in slots]
+            if any(counts):  # nobody sold here: nobody scores
+                self._add_scores(scoring.sale_scores(island, counts, merchant), _REASON[island])
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
         if won:
             assert mutineer is not None
-            self.captain = mutineer
+            self.captain = captain = mutineer
         # Digest: departure and arrival stay or become active, all others turn.
-        departure, self.ship = self.ship, target
-        self.active = sorted({departure, target})
-        self.emit("sail", departure=departure, arrival=target, captain=self.captain)
-        for card in self.table:
-            self.discards.append(card["card"])
+        departure = self.ship
+        self.ship = target
+        if departure == target:
+            self.active = [target]
+        else:
+            self.active = [departure, target] if departure < target else [target, departure]
+        log.append({"event": "sail", "departure": departure, "arrival": target, "captain": captain})
+        self.discards += [card["card"] for card in self.table]
         self.table = []
         # Reserved cards go back to hand: nobody has passed in the coming round.
-        self.reserved = [None] * self.num_players
-        self.passed = [False] * self.num_players
+        n = self.num_players
+        self.reserved = [None] * n
+        self.passed = [False] * n
         if self.round == self.rounds:
             self.phase = OVER
-            self.emit("game_over", scores=list(self.scores))
+            log.append({"event": "game_over", "scores": list(self.scores)})
             return
-        self.refill_queue = self._clockwise_from(self.captain)
+        self.refill_queue = [(captain + k) % n for k in range(n)]
         self._refill()
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
+        scores, log = self.scores, self.log
         for seat, points in enumerate(deltas):
             if points:
-                self.scores[seat] += points
-                self.emit("score", seat=seat, points=points, reason=reason)
+                scores[seat] += points
+                log.append({"event": "score", "seat": seat, "points": points, "reason": reason})
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""
-        while self.refill_queue:
-            seat = self.refill_queue.pop(0)
-            stevedore = self.characters[seat] == "stevedore"
-            want = HAND_SIZE + (STEVEDORE_EXTRA if stevedore else 0)
-            self._draw(seat, max(0, want - len(self.hands[seat])))
-            if len(self.hands[seat]) > HAND_SIZE:
+        queue, hands, characters = self.refill_queue, self.hands, self.characters
+        while queue:
+            seat = queue.pop(0)
+            hand = hands[seat]
+            want = HAND_SIZE + STEVEDORE_EXTRA if characters[seat] == "stevedore" else HAND_SIZE
+            missing = want - len(hand)
+            if missing > 0:
+                deck = self.deck
+                if missing <= len(deck):
+                    # Drawn one by one off the top (the end of the list): a slice, reversed.
+                    hand += deck[: -missing - 1 : -1]
+                    del deck[-missing:]
+                    self.log.append({"event": "draw", "seat": seat, "cards": missing})
+                else:
+                    self._draw(seat, missing)
+            if len(hand) > HAND_SIZE:
                 # Digest: he discards down to 5 of his choice before the next draws.
                 self.phase = DISCARD
                 self.turn = seat
