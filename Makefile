@@ -105,7 +105,7 @@ test: setup sandbox redis postgresql deploy-tools charts axe chromium
 	$(MAKE) --no-print-directory -j2 --output-sync=target unit integration
 
 unit: setup
-	$(BIN)/python -m pytest tests/unit -q
+	$(BIN)/python -m pytest tests/unit -q --durations=15
 
 integration: setup sandbox redis postgresql deploy-tools charts axe chromium
 	$(BIN)/python -m pytest tests/integration -q --durations=15
