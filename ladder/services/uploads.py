@@ -5,7 +5,9 @@ directory, reads each member with a hard cap (declared sizes may lie), and
 parses `bot.py` with `ast` to report a syntax error early. Running the bot
 is the sandboxed validator's job.
 
-`too_large` words a file over MAX_BOT_BYTES the one way the site and the API say it.
+`too_large` words a file over MAX_BOT_BYTES the one way the site and the API say it:
+the file's own size when it was read, the request's (roughly, as the upload's) when the
+body was refused unread.
 """
 
 from __future__ import annotations
@@ -79,17 +81,32 @@ def size_in_words(size: int) -> str:
     return f"{size / scale:,.1f}".removesuffix(".0") + f" {unit}"
 
 
-def too_large(filename: str, size: int | None, limit: int) -> str:
+def too_large(filename: str, size: int | None, limit: int, *, unread: bool = False) -> str:
     """What the site and the API say of a file over `limit`: "bot.zip is 1.2 MiB; the
-    limit is 512 KiB". `size` None: unknown (a body cut off while it was read)."""
+    limit is 512 KiB". `size` None: unknown (a body cut off while it was read). `unread`:
+    `size` is the whole request's Content-Length (the body was refused before it was
+    read), which also counts the form's other fields and its multipart framing, so it is
+    told as the upload's, roughly: "the upload of bot.zip is about 3 MiB; ..."."""
     name = PureWindowsPath(PurePosixPath(filename or "").name).name.strip()[:80]
     what = name if name and visible(name) else "the file"
     if size is None:
         return f"{what} is larger than the limit of {size_in_words(limit)}"
-    said, allowed = size_in_words(size), size_in_words(limit)
-    if said == allowed:  # rounded alike (512 KiB and one byte): the bytes tell them apart
+    if unread:
+        what = f"the upload of {name}" if what == name else "the upload"
+    said, allowed = (_about(size) if unread else size_in_words(size)), size_in_words(limit)
+    if said.removeprefix("about ") == allowed:  # rounded alike: the bytes tell them apart
         said, allowed = f"{size:,} bytes", f"{limit:,} bytes"
     return f"{what} is {said}; the limit is {allowed}"
+
+
+def _about(size: int) -> str:
+    """A request's size to the KiB (to a tenth of a MiB above that): its framing, a few
+    hundred bytes that change with each multipart boundary, is not worth a figure."""
+    if size < KIB:
+        return f"about {size_in_words(size)}"
+    if round(size / KIB) < KIB:
+        return f"about {round(size / KIB):,} KiB"
+    return f"about {size / MIB:,.1f}".removesuffix(".0") + " MiB"
 
 
 def _check_source(what: str, data: bytes) -> None:

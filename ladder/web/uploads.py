@@ -4,8 +4,9 @@ A file over MAX_BOT_BYTES is told the same way wherever it is caught
 (`services.uploads.too_large`): in the view, where the body was parsed and the file's
 own size is known, or before any view, when the whole body is over Flask's
 MAX_CONTENT_LENGTH and is refused unread. Then only the request's Content-Length is
-known, and the fields sent before the file (the form puts them first) are read back
-from the body's first few KiB, so the form can show them again.
+known (told roughly, as the upload's size: it counts the multipart framing too), and
+the fields sent before the file (the form puts them first) are read back from the
+body's first few KiB, so the form can show them again.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def refused_body(limit: int) -> RefusedBody:
     Content-Length; the file's name and the fields before it come from its first bytes."""
     size = request.content_length
     fields, filename = (None, "") if size is None else _head_fields(min(size, HEAD_BYTES))
-    return RefusedBody(too_large(filename, size, limit), fields)
+    return RefusedBody(too_large(filename, size, limit, unread=True), fields)
 
 
 def _head_fields(length: int) -> tuple[MultiDict | None, str]:

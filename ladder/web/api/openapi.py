@@ -142,9 +142,9 @@ def _upload(settings: Settings) -> dict:
         f"The file is at most {max_bytes:,} bytes"
         + (f" ({in_words})" if in_words != f"{max_bytes:,} bytes" else "")
         + ": a larger one is 413 with the words the upload form shows"
-        f' (`"bot.zip is 1.2 MiB; the limit is {in_words}"`, `"field": "file"`),'
-        " whether the file was read or the request body was too large to read (then its"
-        " Content-Length is the size)."
+        f' (`"bot.zip is 1.2 MiB; the limit is {in_words}"`, `"field": "file"`); a request'
+        " body too large to read at all is told by its Content-Length, roughly"
+        f' (`"the upload of bot.zip is about 3 MiB; the limit is {in_words}"`).'
         f" A zip may unpack to at most {settings.max_unzipped_bytes:,} bytes in at most"
         f" {settings.max_zip_files} files; beyond that, or a file that is not a bot,"
         " is 400.\n\nTries are counted per user and rolling hour, web and API together,"

@@ -73,7 +73,8 @@ def upload():
     refused_bytes = whole_number(request.args.get("refused_bytes"))
     if request.method == "GET" and (refused_bytes or 0) > app_settings().max_bot_bytes:
         # nginx's answer to a body over its own limit (deploy/nginx): the form, and why.
-        form.file.errors = [too_large("", refused_bytes, app_settings().max_bot_bytes)]
+        limit = app_settings().max_bot_bytes
+        form.file.errors = [too_large("", refused_bytes, limit, unread=True)]
         status = 413
     if form.validate_on_submit():
         try:
@@ -106,7 +107,7 @@ def upload():
 @bp.errorhandler(RequestEntityTooLarge)
 def _body_too_large(exc: RequestEntityTooLarge):
     """A body over MAX_CONTENT_LENGTH, refused before any view: on the upload form, the
-    form again with the file's size and the limit under the file, and the fields sent
+    form again with the upload's size and the limit under the file, and the fields sent
     before it kept (nothing was counted or stored)."""
     if request.endpoint != "bots.upload":
         return respond(413)

@@ -204,5 +204,5 @@ def test_an_upload_form_over_nginxs_limit_comes_back_with_the_size_and_the_limit
     status, answered, body = https(secure, "POST", "/bots/upload", headers)
     assert status == 413 and answered["Content-Type"].startswith("text/html")
     page = body.decode()
-    assert '<div class="error">the file is 3 MiB; the limit is 512 KiB</div>' in page
+    assert '<div class="error">the upload is about 3 MiB; the limit is 512 KiB</div>' in page
     assert "<h1>Upload a bot</h1>" in page

@@ -151,3 +151,21 @@ def test_a_corrupt_compressed_stream_is_refused_with_a_reason(method, skip):
 )
 def test_a_file_over_the_limit_is_told_with_its_size_and_the_limit(filename, size, limit, words):
     assert too_large(filename, size, limit) == words
+
+
+@pytest.mark.parametrize(
+    ("filename", "size", "words"),
+    [
+        # The request's size, not the file's: whole KiB, tenths of a MiB, as the upload's.
+        ("bot.py", 655_921, "the upload of bot.py is about 641 KiB; the limit is 512 KiB"),
+        ("bot.py", 655_933, "the upload of bot.py is about 641 KiB; the limit is 512 KiB"),
+        ("fleet.zip", 3 * 1024 * 1024 + 700, "the upload of fleet.zip is about 3 MiB;"),
+        ("", 1_048_000, "the upload is about 1,023 KiB; the limit is 512 KiB"),
+        ("", 1_048_100, "the upload is about 1 MiB; the limit is 512 KiB"),
+        ("evil\u202eyp.zip", 700 * 1024, "the upload is about 700 KiB; the limit is 512 KiB"),
+        ("", 512 * 1024 + 300, "the upload is 524,588 bytes; the limit is 524,288 bytes"),
+        ("bot.py", None, "bot.py is larger than the limit of 512 KiB"),
+    ],
+)
+def test_a_body_refused_unread_is_told_by_the_uploads_rough_size(filename, size, words):
+    assert too_large(filename, size, 512 * 1024, unread=True).startswith(words)

@@ -23,10 +23,12 @@ from werkzeug.wrappers import Request
 
 from ladder.models import MAX_ID, utcnow
 from ladder.services import resolve
+from ladder.services.uploads import too_large
 from tests.unit.ladder.conftest import BOT_SOURCE, override_settings
 from tests.unit.ladder.helpers import finished_table
 
 OCTETS = {"Accept": "application/octet-stream"}
+UNREAD = object()  # a REFUSALS message worded from the request sent (`told_unread`)
 
 
 @dataclass
@@ -205,9 +207,10 @@ REFUSALS = [
     ("alice", "POST", "/api/v1/versions", {"data": "no name"}, 400, False, "bot name is"),
     ("alice", "POST", "/api/v1/versions", {"data": "blank name"}, 400, True, "bot name is"),
     ("alice", "POST", "/api/v1/versions", {"data": "no file"}, 400, False, "field 'file'"),
-    # The file's own size (read in the view), or the body's (refused unread).
+    # The file's own size (read in the view), or the body's (refused unread): that one
+    # counts the random multipart boundary, so its words come from the length sent.
     ("alice", "POST", "/api/v1/versions", {"data": "too large"}, 413, True, "is 512.1 KiB;"),
-    ("alice", "POST", "/api/v1/versions", {"data": "huge body"}, 413, True, "is 640.6 KiB;"),
+    ("alice", "POST", "/api/v1/versions", {"data": "huge body"}, 413, True, UNREAD),
     ("alice", "POST", "/api/v1/challenges", {"json": [1, 2]}, 400, False, "JSON object"),
     ("alice", "POST", "/api/v1/challenges", {"json": "id 0"}, 400, False, "from 1 to"),
     ("alice", "POST", "/api/v1/challenges", {"json": "huge id"}, 400, False, "from 1 to"),
@@ -219,6 +222,12 @@ REFUSALS = [
     ("alice", "POST", "/api/v1/versions/{A}/resume", {}, 409, True, "is not paused"),
     ("alice", "POST", "/api/v1/versions/999/resume", {}, 404, True, "no version 999"),
 ]
+
+
+def told_unread(exchange: Exchange, limit: int) -> str:
+    """What a body refused unread is told: the Content-Length the client really sent."""
+    sent = int(exchange.response.request.headers["Content-Length"])
+    return too_large("bot.py", sent, limit, unread=True)
 
 
 def refusal_body(world, config, kind: str, name: str):
@@ -257,6 +266,9 @@ def test_refusals_match_the_document(api, client, config, world):
         kwargs = {kind: refusal_body(world, config, kind, name) for kind, name in body.items()}
         got = call(client, method, url, headers, **kwargs)
         check(api, got, status, request_valid)
+        if message is UNREAD:
+            message = told_unread(got, config["MAX_BOT_BYTES"])
+            assert message.startswith("the upload of bot.py is about 64")
         assert message in got.response.get_json()["error"], (url, got.response.get_json())
         if status == 401:
             assert got.response.headers["WWW-Authenticate"].startswith("Bearer")

@@ -2,8 +2,9 @@
 
 Over MAX_BOT_BYTES a file is caught in the view (the body was read: the file's own size
 is told); far over it Flask refuses the whole body before any view (MAX_CONTENT_LENGTH:
-the request's Content-Length is told). Either way the form comes back with the fields
-typed, the words under the file field, and the API answers the same words.
+the request's Content-Length is told, roughly, as the upload's). Either way the form
+comes back with the fields typed, the words under the file field, and the API answers
+the same words.
 """
 
 from __future__ import annotations
@@ -142,8 +143,8 @@ def test_a_body_over_the_request_limit_is_refused_unread_and_shows_the_form(
     assert stream.taken <= HEAD_BYTES  # only the fields before the file were read
     page = response.get_data(as_text=True)
     message = file_error(page)
-    assert message == too_large("fleet.zip", length, LIMIT)
-    assert message.startswith("fleet.zip is 3 MiB; the limit is 512 KiB")
+    assert message == too_large("fleet.zip", length, LIMIT, unread=True)  # the length sent
+    assert message == "the upload of fleet.zip is about 3 MiB; the limit is 512 KiB"
     assert 'value="my fleet"' in page
     assert re.search(r'name="candidate"[^>]*checked|checked[^>]*name="candidate"', page)
     assert not re.search(r'name="promote"[^>]*checked|checked[^>]*name="promote"', page)
@@ -158,7 +159,7 @@ def test_a_raw_body_over_the_request_limit_still_gets_the_form(logged_in, app):
     )
     assert response.status_code == 413
     page = response.get_data(as_text=True)
-    assert file_error(page) == "the file is 576 KiB; the limit is 512 KiB"
+    assert file_error(page) == "the upload is about 576 KiB; the limit is 512 KiB"
     assert "<h1>Upload a bot</h1>" in page
 
 
@@ -183,7 +184,8 @@ def test_nginxs_refusal_shows_the_form_with_the_size(logged_in):
     """deploy/nginx sends a body over its own limit to the form as ?refused_bytes=N."""
     response = logged_in.get("/bots/upload?refused_bytes=3145728")
     assert response.status_code == 413
-    assert file_error(response.get_data(as_text=True)) == "the file is 3 MiB; the limit is 512 KiB"
+    words = "the upload is about 3 MiB; the limit is 512 KiB"
+    assert file_error(response.get_data(as_text=True)) == words
     for within in ("5", "524288", "lots", ""):  # not over the limit: the plain form
         response = logged_in.get(f"/bots/upload?refused_bytes={within}")
         assert response.status_code == 200 and 'class="error"' not in response.get_data(
@@ -201,8 +203,9 @@ def test_the_api_says_the_same_words_in_both_cases(client, logged_in, token, ses
     answer = api_upload(client, token, b"#" * 3_000_000, "big.zip")
     length = int(answer.request.headers["Content-Length"])
     assert answer.status_code == 413
-    assert answer.get_json() == {"error": too_large("big.zip", length, LIMIT), "field": "file"}
-    assert answer.get_json()["error"].startswith("big.zip is 2.9 MiB; the limit is 512 KiB")
+    words = too_large("big.zip", length, LIMIT, unread=True)
+    assert answer.get_json() == {"error": words, "field": "file"}
+    assert words == "the upload of big.zip is about 2.9 MiB; the limit is 512 KiB"
     assert counted(session) == 0
 
 
