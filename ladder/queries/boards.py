@@ -369,22 +369,31 @@ def head_to_head(session: Session, bot_id: int) -> list[dict]:
     ]
 
 
+def seat_facts(session: Session, match_ids: list[int]) -> list:
+    """The seats of these matches, by match and seat: (seat, version number, bot id, bot
+    name, owner's name, person's name), the bot's fields None at a person's seat and the
+    person's None at a bot's."""
+    owner, person = aliased(User), aliased(User)
+    return list(
+        session.execute(
+            select(MatchSeat, BotVersion.number, Bot.id, Bot.name, owner.username, person.username)
+            .outerjoin(BotVersion, MatchSeat.version_id == BotVersion.id)
+            .outerjoin(Bot, BotVersion.bot_id == Bot.id)
+            .outerjoin(owner, Bot.owner_id == owner.id)
+            .outerjoin(person, MatchSeat.user_id == person.id)
+            .where(MatchSeat.match_id.in_(match_ids))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)
+        ).all()
+    )
+
+
 def _seat_rows(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
     """Public facts of the seats of these matches, by match, every seat in seat order.
 
     A bot's seat names its bot, owner and version, and `person` is None; a person's
     seat at a live table (no version) has `person`, its user's name (FORMER_PLAYER once
     the account is gone), and None for the bot's fields."""
-    owner, person = aliased(User), aliased(User)
-    rows = session.execute(
-        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, owner.username, person.username)
-        .outerjoin(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .outerjoin(Bot, BotVersion.bot_id == Bot.id)
-        .outerjoin(owner, Bot.owner_id == owner.id)
-        .outerjoin(person, MatchSeat.user_id == person.id)
-        .where(MatchSeat.match_id.in_(match_ids))
-        .order_by(MatchSeat.match_id, MatchSeat.seat)
-    ).all()
+    rows = seat_facts(session, match_ids)
     by_match: dict[int, list[dict]] = {m: [] for m in match_ids}
     for seat, number, b, name, owned_by, username in rows:
         change = None

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ladder.errors import NotFound
-from ladder.models import Bot, BotVersion, Match, MatchSeat, MatchState, User
-from ladder.queries.boards import FORMER_PLAYER, iso
+from ladder.models import Bot, BotVersion, Match, MatchSeat, MatchState
+from ladder.queries.boards import FORMER_PLAYER, iso, seat_facts
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
@@ -113,16 +113,7 @@ def entries(
 def _seats(session: Session, match_ids: list[int]) -> dict[int, list[tuple[dict, int | None]]]:
     """Each match's seats in seat order, as the manifest lists them, with the id of the
     bot in each (None for a person's seat)."""
-    owner, person = aliased(User), aliased(User)
-    rows = session.execute(
-        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, owner.username, person.username)
-        .outerjoin(BotVersion, MatchSeat.version_id == BotVersion.id)
-        .outerjoin(Bot, BotVersion.bot_id == Bot.id)
-        .outerjoin(owner, Bot.owner_id == owner.id)
-        .outerjoin(person, MatchSeat.user_id == person.id)
-        .where(MatchSeat.match_id.in_(match_ids))
-        .order_by(MatchSeat.match_id, MatchSeat.seat)
-    ).all()
+    rows = seat_facts(session, match_ids)
     by_match: dict[int, list[tuple[dict, int | None]]] = {m: [] for m in match_ids}
     for seat, number, bot_id, name, owned_by, username in rows:
         fact = {

@@ -50,18 +50,23 @@ logging.getLogger("celery.beat").info("Scheduler: Sending due task a (ladder.sch
 """
 
 
-def _lines(module: str, tmp_path) -> list[dict]:
+def _run(script: str, module: str, tmp_path) -> subprocess.CompletedProcess:
+    """`script` in a fresh interpreter that is given `module` to import first."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PYTHONWARNINGS"}}
     env.update(LADDER_VAR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path / 'l.sqlite3'}")
     done = subprocess.run(
-        [sys.executable, "-c", RECORDS, module],
+        [sys.executable, "-c", script, module],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stderr.splitlines()]
+    return done
+
+
+def _lines(module: str, tmp_path) -> list[dict]:
+    return [json.loads(line) for line in _run(RECORDS, module, tmp_path).stderr.splitlines()]
 
 
 @pytest.mark.parametrize(
@@ -167,16 +172,7 @@ worker.safe_say("worker: Warm shutdown (MainProcess)", sys.__stdout__)
     [("ladder.jobs.worker_app", "worker"), ("ladder.jobs.tables_app", "tables")],
 )
 def test_a_worker_stopped_by_a_signal_says_so_in_a_json_line(module, component, tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PYTHONWARNINGS"}}
-    env.update(LADDER_VAR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path / 'l.sqlite3'}")
-    done = subprocess.run(
-        [sys.executable, "-c", SIGNAL_SAYING, module],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    done = _run(SIGNAL_SAYING, module, tmp_path)
     assert done.stdout == ""
     (line,) = [json.loads(text) for text in done.stderr.splitlines()]
     assert line["msg"] == "worker: Warm shutdown (MainProcess)"
