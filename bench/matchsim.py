@@ -5,6 +5,11 @@ true strength plus Gaussian performance noise (the model TrueSkill assumes),
 and rates them with `ladder.ranking.ratings.rate`. We count how many matches pass
 before the leaderboard (by μ − 3σ) orders the bots like their true strengths, and
 keep each bot's table mix (matches by table size and seat) as the ladder does.
+
+Each bot draws its performances from a stream of its own, seeded from the run's rng
+before the first table: two strategies run from one seed give every bot the same
+form, match after match (its k-th match goes as well for it under either), so
+comparing them seed by seed leaves out that much of the luck.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from ladder.ranking import table_mix
 from ladder.ranking.matchmaking import Candidate, make_table
 from ladder.ranking.ratings import BETA, MU, Skill, rate
 
@@ -72,9 +78,24 @@ def mixed(
     return make_table(candidates, min_players, max_players, rng, played=played or {})
 
 
+def seats_only(
+    candidates: Sequence[Candidate],
+    min_players: int,
+    max_players: int,
+    rng: random.Random,
+    played: Mapping[int, Counter] | None = None,
+) -> list[int] | None:
+    """The tables of `mix off`, their seats dealt as `mix on` deals them: the same
+    information for the ratings (the simulated seats are alike), so how far it lands
+    from `mix off` is the luck a seed-by-seed comparison still holds."""
+    table = make_table(candidates, min_players, max_players, rng)
+    return None if table is None else table_mix.deal_seats(table, played or {}, rng)
+
+
 STRATEGIES: dict[str, Strategy] = {
     "mix off": matchmaking,
     "mix on": mixed,
+    "seats": seats_only,
     "uniform": uniform_table,
 }
 
@@ -154,6 +175,7 @@ def ladder(
     games = dict.fromkeys(skills, 0)
     mix: dict[int, Counter] = {v: Counter() for v in skills}
     strength = {b.version_id: b.strength for b in bots}
+    form = {b.version_id: random.Random(rng.getrandbits(64)) for b in bots}
     for played in itertools.count(1):
         candidates = [
             Candidate(
@@ -169,7 +191,7 @@ def ladder(
         table = strategy(candidates, min_players, max_players, rng, mix)
         if table is None:
             raise ValueError("the strategy found no table; the simulation needs enough bots")
-        performance = [strength[v] + rng.gauss(0.0, noise) for v in table]
+        performance = [strength[v] + form[v].gauss(0.0, noise) for v in table]
         ranks = [1 + sum(other > p for other in performance) for p in performance]
         for seat, (v, new) in enumerate(
             zip(table, rate([skills[v] for v in table], ranks), strict=True)

@@ -19,7 +19,7 @@ from ladder.errors import ServiceError
 from ladder.extensions import app_settings, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
-from ladder.queries import certainty, replay_archive, resolved
+from ladder.queries import certainty, replay_archive, resolved, table_mix
 from ladder.queries import owner as owner_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
@@ -196,7 +196,12 @@ def bot(bot_id: int):
     keep_while(lambda: queries.bot_revision(db.session, bot_id))  # kept until the bot changes
     found = bots.get_bot(db.session, bot_id)
     owner_view = _owns(_reader(), found.owner_id)
-    answer = jsonify(queries.bot_summary(found, owner_view))
+    answer = jsonify(
+        {
+            **queries.bot_summary(found, owner_view),
+            "table_record": table_mix.table_record(db.session, bot_id, found.game),
+        }
+    )
     return _private(answer) if owner_view else answer
 
 

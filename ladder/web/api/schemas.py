@@ -100,6 +100,13 @@ def enums(games: list[str]) -> dict:
 
 
 TIME = nullable("string", format="date-time")
+# A bot's record in one cell of its table mix (ladder.queries.table_mix).
+RECORD_LINE = {
+    "games": {"type": "integer", "minimum": 0},
+    "wins": {"type": "integer", "minimum": 0, "description": "rank 1"},
+    "mean_rank": nullable("number", minimum=1),
+    "faults": {"type": "integer", "minimum": 0},
+}
 ID = {"type": "integer", "minimum": 1}
 PAGES = {
     "page": {"type": "integer", "minimum": 1},
@@ -373,6 +380,54 @@ LADDER = {
             "created_at": {"type": "string", "format": "date-time"},
             "retired": {"type": "boolean"},
             "versions": {"type": "array", "items": ref("Version")},
+            "table_record": ref("TableRecord"),
+        }
+    ),
+    "TableRecord": obj(
+        {
+            "games": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "rated ladder matches of every version of the bot",
+            },
+            "sizes": {
+                "type": "array",
+                "items": ref("RecordAtSize"),
+                "description": "one line per table size of the game, and any other it played",
+            },
+            "seats": {
+                "type": "array",
+                "items": ref("RecordAtSeat"),
+                "description": "one line per seat (from 0) at each of those sizes",
+            },
+        }
+    ),
+    "RecordAtSize": obj(
+        {
+            "players": {"type": "integer", "minimum": 2},
+            **RECORD_LINE,
+            "share": {
+                **nullable("number", minimum=0, maximum=1),
+                "description": "of the bot's rated matches; null while it has none",
+            },
+            "target": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "description": "the share the ladder's matchmaking steers it toward",
+            },
+        }
+    ),
+    "RecordAtSeat": obj(
+        {
+            "players": {"type": "integer", "minimum": 2},
+            "seat": {"type": "integer", "minimum": 0, "description": "0 moves first"},
+            **RECORD_LINE,
+            "share": {
+                **nullable("number", minimum=0, maximum=1),
+                "description": "of its rated matches at that size; null while it has none",
+            },
+            "target": {"type": "number", "minimum": 0, "maximum": 1},
         }
     ),
     "Seat": obj(

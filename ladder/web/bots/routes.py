@@ -30,7 +30,7 @@ from ladder.extensions import app_settings, db
 from ladder.inputs import whole_number
 from ladder.models import Bot, VersionState, active_version, valid_id
 from ladder.queries import boards as queries
-from ladder.queries import certainty, resolved
+from ladder.queries import certainty, resolved, table_mix
 from ladder.queries import tables as table_queries
 from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
@@ -186,6 +186,7 @@ def bot(bot_id: int):
         sparkline=charts.sparkline_points(history),
         chart_library=charts.library_ready(),
         record=queries.bot_record(faults),
+        table_record=table_mix.table_record(db.session, bot_id, found.game),
         h2h=queries.head_to_head(db.session, bot_id),
         recent=queries.recent_matches(db.session, bot_id),
         faults=faults,
