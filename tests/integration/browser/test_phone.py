@@ -149,7 +149,10 @@ def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site
     phone.get_by_text("Rating history as a table").tap()
     shown = tables_shown(phone, "the bot page")
     assert shown[0] == ["Rating of v1", "Skill", "μ ± 2σ"], shown
-    assert shown[1] == ["Version", "Skill", "Rated", "Seat results"], shown
+    # The record by table size and by seat (wins and faults fold under games on a phone).
+    assert shown[1] == ["Players", "Games", "Mean rank", "Share", "Target"], shown
+    assert shown[2][0] == "Seat" and shown[2][1:3] == ["Games", "Mean rank"], shown
+    assert ["Version", "Skill", "Rated", "Seat results"] in shown, shown
     assert ["#", "Match", "Version", "Skill"] in shown, shown
     assert ["Opponent", "Matches", "Ahead", "Behind"] in shown, shown
     assert shown[-1] == ["Match", "Seats (rank)"], shown
@@ -172,7 +175,9 @@ def test_leaderboard_and_bot_page_show_what_matters_on_a_phone(phone, page, site
     page.get_by_text("Rating history as a table").click()
     shown = [table["shown"] for table in page.evaluate(TABLES)]
     assert shown[0] == ["Rating of v1", "Skill", "μ ± 2σ", "Evidence"], shown
-    assert shown[1][:3] == ["Version", "State", "Skill"] and "Last fault" in shown[1], shown
+    assert shown[1][:3] == ["Players", "Games", "Wins"], shown  # the record by table size
+    versions = next(t for t in shown if t[:3] == ["Version", "State", "Skill"])
+    assert "Last fault" in versions, shown
     assert ["Opponent", "Owner", "Matches", "Ahead", "Behind", "Tied"] in shown, shown
     assert shown[-1] == ["Match", "Game", "State", "Seats (rank)", "Finished"], shown
     assert page.evaluate(FOLDS_SHOWN) == 0
