@@ -456,7 +456,9 @@ class MeutererState(State):
             self.active = [target]
         else:
             self.active = [departure, target] if departure < target else [target, departure]
-        log.append({"event": "sail", "departure": departure, "arrival": target, "captain": captain})
+        # Through emit, not a literal: the replay viewer watches emit for this event
+        # (the game's pause_after) to show the board before the round clears it.
+        self.emit("sail", departure=departure, arrival=target, captain=captain)
         self.discards += [card["card"] for card in self.table]
         self.table = []
         # Reserved cards go back to hand: nobody has passed in the coming round.
