@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 import engine
 from ladder.errors import ServiceError
-from ladder.extensions import app_settings, db
+from ladder.extensions import app_settings, csrf, db
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import certainty, replay_archive, resolved, table_mix
@@ -58,12 +58,24 @@ def _token_user():
     return user
 
 
-def _reader():
-    """The caller a read may show more to: the bearer token's user, else the logged-in
-    session's, else None (401 for a bad token)."""
+def _caller(write: bool = False):
+    """The bearer token's user, else the logged-in session's (CSRF-checked for a `write`:
+    the session's cookie goes with any page's request), else None (401 for a bad token)."""
     user = _token_user()
     if user is None and current_user.is_authenticated:
+        if write:
+            csrf.protect()
         user = current_user._get_current_object()
+    return user
+
+
+def _known_caller(write: bool = False):
+    """`_caller`, or 401 when the call has neither a token nor a session."""
+    user = _caller(write)
+    if user is None:
+        raise Unauthorized(
+            "this call needs an API token ('Authorization: Bearer <token>') or a logged-in session"
+        )
     return user
 
 
@@ -151,11 +163,7 @@ def leaderboard(game: str):
 def me():
     """The caller (token or session), their bots with every version, and their ratings at
     live tables: what their own pages show."""
-    user = _reader()
-    if user is None:
-        raise Unauthorized(
-            "this call needs an API token ('Authorization: Bearer <token>') or a logged-in session"
-        )
+    user = _known_caller()
     return _private(jsonify(_me_links(owner_queries.me(db.session, user))))
 
 
@@ -195,7 +203,7 @@ def _me_links(body: dict) -> dict:
 def bot(bot_id: int):
     keep_while(lambda: queries.bot_revision(db.session, bot_id))  # kept until the bot changes
     found = bots.get_bot(db.session, bot_id)
-    owner_view = _owns(_reader(), found.owner_id)
+    owner_view = _owns(_caller(), found.owner_id)
     answer = jsonify(
         {
             **queries.bot_summary(found, owner_view),
@@ -222,7 +230,7 @@ def compare(bot_id: int, other_id: int):
 @bp.get("/versions/<id:version_id>")
 def version(version_id: int):
     found = bots.get_version(db.session, version_id)
-    owner_view = _owns(_reader(), found.bot.owner_id)
+    owner_view = _owns(_caller(), found.bot.owner_id)
     answer = jsonify(queries.version_summary(found, owner_view))
     return _private(answer) if owner_view else answer
 
@@ -360,7 +368,7 @@ def match_list():
 @bp.get("/matches/<id:match_id>")
 @shared_page  # an anonymous caller's answer: a seat owner's (their stderr) is never kept
 def match(match_id: int):
-    reader = _reader()
+    reader = _caller()
     found = matches.get_match(db.session, match_id)
     keep_longer(found.over)
     # Each seat's stderr goes to that bot's owner only, as on the match page.

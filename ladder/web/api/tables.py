@@ -11,18 +11,17 @@ from __future__ import annotations
 import time
 
 from flask import jsonify
-from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 
 from ladder.broker import store
 from ladder.errors import ServiceError
-from ladder.extensions import app_settings, broker_client, csrf, db
+from ladder.extensions import app_settings, broker_client, db
 from ladder.models import LiveTableState
 from ladder.queries import tables as queries
 from ladder.services import tables
 from ladder.transactions import unit_of_work
 from ladder.web.api.bodies import json_body
-from ladder.web.api.routes import Unauthorized, _token_user, bp
+from ladder.web.api.routes import _caller, _known_caller, bp
 
 # A move's answer waits for the runner to apply it (a few milliseconds while the runner
 # is alive: it is blocked on the table's Redis list) and at most this long, which is what
@@ -36,27 +35,6 @@ def _csrf_error(_exc: CSRFError):
     return jsonify({"error": "a write with the session cookie needs the page's X-CSRFToken"}), 400
 
 
-def _caller(write: bool):
-    """The bearer token's user, else the session's (CSRF-checked for a write), else None."""
-    user = _token_user()
-    if user is not None:
-        return user
-    if current_user.is_authenticated:
-        if write:
-            csrf.protect()
-        return current_user._get_current_object()
-    return None
-
-
-def _required(write: bool = True):
-    user = _caller(write)
-    if user is None:
-        raise Unauthorized(
-            "this call needs an API token ('Authorization: Bearer <token>') or a logged-in session"
-        )
-    return user
-
-
 def _push(table_id: int, message: dict) -> None:
     store.push_move(broker_client(), table_id, message)
 
@@ -67,7 +45,7 @@ def _url(table_id: int) -> str:
 
 @bp.post("/tables")
 def create_table():
-    user = _required()
+    user = _known_caller(write=True)
     body = json_body("TableRequest")
     game = body["game"]
     if not isinstance(game, str):
@@ -94,14 +72,14 @@ def create_table():
 
 @bp.get("/tables/<id:table_id>")
 def table(table_id: int):
-    user = _caller(write=False)
+    user = _caller()
     found = queries.get_table(db.session, table_id)
     return jsonify(queries.table_detail(db.session, app_settings(), found, user))
 
 
 @bp.post("/tables/<id:table_id>/join")
 def join_table(table_id: int):
-    user = _required()
+    user = _known_caller(write=True)
     body = json_body("JoinRequest")
     with unit_of_work(db.session):
         found = tables.join(db.session, app_settings(), user, table_id, body["token"])
@@ -112,7 +90,7 @@ def join_table(table_id: int):
 def move(table_id: int):
     """Check the move, hand it to the runner, and answer once it is applied (or after
     MOVE_WAIT_S, with the table as it then stands)."""
-    user = _required()
+    user = _known_caller(write=True)
     body = json_body("MoveRequest")
     with unit_of_work(db.session):
         step = tables.move(db.session, user, table_id, body["action"], _push)
@@ -121,7 +99,7 @@ def move(table_id: int):
 
 @bp.post("/tables/<id:table_id>/resign")
 def resign(table_id: int):
-    user = _required()
+    user = _known_caller(write=True)
     with unit_of_work(db.session):
         found = tables.resign(db.session, user, table_id, _push)
     return jsonify(queries.table_detail(db.session, app_settings(), found, user))
