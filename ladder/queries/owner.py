@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 from ladder.models import SEAT_STATUSES, Bot, BotVersion, Match, User, VersionTest, active_version
 from ladder.queries.boards import bot_record, iso, version_faults, version_summary
 from ladder.queries.table_pages import ratings_of
+from ladder.queries.version_tests import candidate_test_facts
 
 
 def own_stderr(match: Match, user_id: int | None) -> dict[int, str]:
@@ -38,17 +39,7 @@ def with_stderr(detail: dict, stderr: dict[int, str]) -> dict:
 
 def _test(test: VersionTest | None) -> dict | None:
     """A candidate's test as the bot page's table of tests shows it."""
-    if test is None:
-        return None
-    return {
-        "state": test.state,
-        "verdict": test.verdict,
-        "sets": test.report.get("sets", 0),
-        "matches": test.report.get("matches", 0),
-        "score": test.report.get("score"),
-        "note": test.note,
-        "promoted": test.promoted_at is not None,
-    }
+    return None if test is None else candidate_test_facts(test)
 
 
 def _version(version: BotVersion, faults: dict[int, dict], tests: dict[int, VersionTest]) -> dict:

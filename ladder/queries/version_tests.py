@@ -114,14 +114,21 @@ def bot_tests(session: Session, bot_id: int) -> list[dict]:
         {
             "version": test.version,
             "baseline": test.baseline,
-            "state": test.state,
-            "verdict": test.verdict,
-            "sets": test.report.get("sets", 0),
-            "matches": test.report.get("matches", 0),
-            "score": test.report.get("score"),
-            "note": test.note,
-            "promoted": test.promoted_at is not None,
+            **candidate_test_facts(test),
             "at": iso(test.finished_at or test.started_at or test.created_at),
         }
         for test in tests
     ]
+
+
+def candidate_test_facts(test: VersionTest) -> dict:
+    """A candidate's test as the bot page's table of tests shows it (and `/me`)."""
+    return {
+        "state": test.state,
+        "verdict": test.verdict,
+        "sets": test.report.get("sets", 0),
+        "matches": test.report.get("matches", 0),
+        "score": test.report.get("score"),
+        "note": test.note,
+        "promoted": test.promoted_at is not None,
+    }
