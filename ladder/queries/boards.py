@@ -155,9 +155,7 @@ def leaderboard(
                 "resolved": None
                 if again is None
                 else {
-                    "mu": round(again.mu, 3),
-                    "sigma": round(again.sigma, 3),
-                    "skill": round(again.skill, 3),
+                    **rating_figures(again.mu, again.sigma, again.skill),
                     "matches": again.matches,
                 },
             }
@@ -176,6 +174,11 @@ def leaderboard(
     }
 
 
+def rating_figures(mu: float, sigma: float, skill: float) -> dict:
+    """A rating's μ, σ and skill as the pages and the API give them (3 decimals)."""
+    return {"mu": round(mu, 3), "sigma": round(sigma, 3), "skill": round(skill, 3)}
+
+
 def version_summary(version: BotVersion, owner_view: bool) -> dict:
     """A version's public facts; its log only for its owner."""
     rating = version.rating
@@ -192,9 +195,7 @@ def version_summary(version: BotVersion, owner_view: bool) -> dict:
         "rating": None
         if rating is None
         else {
-            "mu": round(rating.mu, 3),
-            "sigma": round(rating.sigma, 3),
-            "skill": round(rating.skill, 3),
+            **rating_figures(rating.mu, rating.sigma, rating.skill),
             "games": rating.games,
             "last_played_at": iso(rating.last_played_at),
         },

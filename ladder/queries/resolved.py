@@ -17,7 +17,7 @@ from ladder.models import (
     User,
     VersionState,
 )
-from ladder.queries.boards import iso
+from ladder.queries.boards import iso, rating_figures
 from ladder.settings import RATINGS_SHOWN
 
 # Two ratings of a version disagree when their μ are more than this apart: half a β
@@ -26,10 +26,6 @@ from ladder.settings import RATINGS_SHOWN
 # results came in (or an early run of luck) still weighs on the online rating, and
 # moves a bot several rows on a crowded board.
 DISAGREEMENT = 2.0
-
-
-def _figures(mu: float, sigma: float, skill: float) -> dict:
-    return {"mu": round(mu, 3), "sigma": round(sigma, 3), "skill": round(skill, 3)}
 
 
 def both_ratings(session: Session, game: str, order: str = RATINGS_SHOWN[0]) -> list[dict]:
@@ -56,13 +52,13 @@ def both_ratings(session: Session, game: str, order: str = RATINGS_SHOWN[0]) -> 
                 "version_id": online.version_id,
                 "version": number,
                 "online": {
-                    **_figures(online.mu, online.sigma, online.skill),
+                    **rating_figures(online.mu, online.sigma, online.skill),
                     "games": online.games,
                 },
                 "resolved": None
                 if resolved is None
                 else {
-                    **_figures(resolved.mu, resolved.sigma, resolved.skill),
+                    **rating_figures(resolved.mu, resolved.sigma, resolved.skill),
                     "matches": resolved.matches,
                 },
                 "gap": None if resolved is None else round(resolved.mu - online.mu, 3),
@@ -101,7 +97,9 @@ def resolved_curve(session: Session, version_id: int) -> list[dict]:
     row = session.get(ResolvedRating, version_id)
     if row is None:
         return []
-    return [{"day": day, **_figures(mu, sigma, mu - 3 * sigma)} for day, mu, sigma in row.curve]
+    return [
+        {"day": day, **rating_figures(mu, sigma, mu - 3 * sigma)} for day, mu, sigma in row.curve
+    ]
 
 
 def last_run(session: Session, game: str) -> dict | None:
@@ -147,6 +145,6 @@ def bot_curves(session: Session, bot_id: int) -> dict[int, list[dict]]:
         .where(BotVersion.bot_id == bot_id)
     )
     return {
-        number: [{"day": d, **_figures(mu, sigma, mu - 3 * sigma)} for d, mu, sigma in curve]
+        number: [{"day": d, **rating_figures(mu, sigma, mu - 3 * sigma)} for d, mu, sigma in curve]
         for number, curve in rows
     }
