@@ -16,11 +16,11 @@ none (`make_table` returns None) and waits. Challenges and tournaments seat
 whom they are given; this module does not choose for them.
 
 Given each bot's table mix so far (`played`: rated matches by table size and seat),
-a table also steers every bot toward its game's target mix (`ladder.ranking.table_mix`):
-at each size it could have, the window's bots furthest below target at that size are
-taken; the size the seed and those bots lack most wins; and the seats are dealt so each
-bot sits where it has sat least. Without it, the size is drawn at random and the seats
-shuffled.
+a table also steers every bot toward its game's target mix (`ladder.ranking.table_mix`)
+without choosing other bots than the mix-blind draw: the largest table it could have is
+drawn as ever, a smaller one seats the bots of it furthest below target at that size,
+the size they lack most wins, and the seats are dealt so each bot sits where it has sat
+least. Without it, the size is drawn at random and the seats shuffled.
 """
 
 from __future__ import annotations
@@ -35,10 +35,6 @@ from ladder.ranking.ratings import BETA
 
 # The window's half-width is this many "spreads" (see `_spread`), drawn uniformly.
 WINDOW_RANGE = (0.5, 2.0)
-# Balancing the mix, the neediest bots are looked for among this many of the window's,
-# drawn at random: a window of a big ladder holds thousands, and sorting them all for
-# every table would cost the scheduler more than the table's inserts.
-NEEDY_SAMPLE = 40
 
 
 @dataclass(frozen=True)
@@ -108,27 +104,31 @@ def _mixed_table(
 ) -> list[int]:
     """`make_table` steering the bots' mixes. `max_players` is what the owners allow.
 
-    The window is drawn for the largest table; for each size the window's bots most
-    below target at it are taken (looked for among NEEDY_SAMPLE of them drawn at
-    random, the rest of the window after them where the owner rule leaves seats), and
-    the size wins whose table lacks it most: the seed's deficit plus the mean of the
-    others' (a tie drawn at random), so the seed's wish weighs as much as the others'.
-    Judging by the seed alone would not do: a bot with many games is seldom the seed;
-    judging by the mean of all seats, a bot that is mostly the seed (a house bot, seated
-    beside others only where owners are lacking) would be outvoted.
+    The bots are drawn as without the mix: the seed, and the largest table's others from
+    its window in random order (`_fill`). At each size the neediest of those sit (the
+    bots furthest below target at that size), so the largest table is exactly the one
+    the mix-blind matchmaking would seat there and a smaller one a part of it: near μ
+    as ever, only not a random part. The size played is the one the table lacks most:
+    the seed's deficit plus the mean of those others' (a tie drawn at random). One set
+    of bots judges every size: judging each by the bots it seats, a small table's mean
+    of fewer bots would vary more, and taking the largest would favour small tables,
+    which tell the ratings less. The seed's wish weighs as much as the others': a bot
+    with many games is seldom the seed, and a bot that is mostly the seed (a house bot,
+    seated beside others only where owners are lacking) would be outvoted by a mean of
+    all seats. Last, the seats are dealt where each bot has sat least
+    (`table_mix.deal_seats`), which changes nothing the ratings learn.
     """
     goal = target or table_mix.even_tables(min_players, max_players)
     seed = _pick_seed(eligible, rng)
-    inside = _window(seed, _others(seed, eligible), max_players - 1, rng)
+    others = _fill(seed, _others(seed, eligible), max_players - 1, rng)
     best: list[tuple[float, list[Candidate]]] = []
     for size in range(min_players, max_players + 1):
 
         def need(c: Candidate, size: int = size) -> float:
             return table_mix.size_deficit(played.get(c.version_id, {}), goal, size)
 
-        sample = sorted(inside[:NEEDY_SAMPLE], key=need, reverse=True)
-        table = [seed, *_choose(seed, sample + inside[NEEDY_SAMPLE:], size - 1)]
-        best.append((need(seed) + sum(map(need, sample)) / max(1, len(sample)), table))
+        table = [seed, *_choose(seed, sorted(others, key=need, reverse=True), size - 1)]
+        best.append((need(seed) + sum(map(need, others)) / max(1, len(others)), table))
     top = max(score for score, _ in best)
     table = rng.choice([t for score, t in best if score >= top - 1e-9])
     return table_mix.deal_seats([c.version_id for c in table], played, rng)

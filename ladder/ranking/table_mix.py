@@ -13,10 +13,11 @@ So matchmaking (`ladder.ranking.matchmaking`) aims every bot at its game's targe
 
 A bot's mix is `Played`: its rated matches counted by (players, seat), which the
 service keeps per version (`SeatRecord`) and the scheduler tops up with the tables
-it has in flight. Matchmaking (`make_table`) uses it three ways: the window's bots
-most below target at a size are seated first at that size (`size_deficit`), the size
-the seed and those bots lack most is played, and the seats are dealt so each bot sits
-where it has sat least at that size (`deal_seats`).
+it has in flight. Matchmaking (`make_table`) draws the bots as it would without the
+mix (the seed and the largest table's others, from the seed's μ window) and uses the
+mix three ways: at each size the neediest of those bots sit (`size_deficit`), the size
+they lack most is played, and the seats are dealt so each bot sits where it has sat
+least at that size (`deal_seats`).
 """
 
 from __future__ import annotations

@@ -125,14 +125,28 @@ def test_the_table_takes_the_size_its_bots_lack():
         assert table is not None and len(table) == 5
 
 
-def test_the_bots_that_lack_the_size_are_seated_first():
-    # Same μ, one owner each: the seed needs 4 seats, and only bots 1-4 lack them.
-    ladder = [bot(i, games=10) for i in range(1, 9)]
-    played = {i: {(3, 0): 5, (4, 0): 5} for i in range(5, 9)}
-    played.update({i: {(3, 0): 5, (5, 0): 5} for i in range(1, 5)})
-    drawn = [make_table(ladder, 4, 4, random.Random(seed), played=played) for seed in range(30)]
-    assert all(t is not None and len(t) == 4 for t in drawn)
-    assert Counter(len(set(t) & {1, 2, 3, 4}) for t in drawn).most_common(1)[0][0] >= 3
+def test_a_smaller_table_seats_the_neediest_of_the_largest_tables_bots():
+    # Five owners, one μ: the largest table holds them all. Every bot lacks 3-seat
+    # tables most, so 3 is played, and bots 1 and 2 lack them more than the rest:
+    # whoever the seed, both sit.
+    ladder = [bot(i, games=10) for i in range(1, 6)]
+    played = {i: {(4, 0): 5, (5, 0): 5} for i in (1, 2)}
+    played.update({i: {(3, 0): 2, (4, 0): 4, (5, 0): 4} for i in (3, 4, 5)})
+    for seed in range(30):
+        table = make_table(ladder, 3, 5, random.Random(seed), played=played)
+        assert table is not None and len(table) == 3 and {1, 2} <= set(table)
+
+
+def test_who_sits_at_the_largest_table_is_the_windows_draw_not_the_neediest():
+    # Twelve owners, one μ, one size: bots 1-4 lack it and the rest do not, yet they
+    # are seated no more often than their share of the ladder (the mix-blind draw):
+    # the mix chooses among the bots of the largest table, never who they are.
+    ladder = [bot(i, games=10) for i in range(1, 13)]
+    played = {i: {(3, 0): 10} for i in range(1, 5)}
+    played.update({i: {(4, 0): 10} for i in range(5, 13)})
+    drawn = [make_table(ladder, 4, 4, random.Random(seed), played=played) for seed in range(300)]
+    needy = sum(len(set(t or ()) & {1, 2, 3, 4}) for t in drawn) / len(drawn)
+    assert needy == pytest.approx(4 * 4 / 12, abs=0.15)
 
 
 def test_the_mix_never_breaks_the_owner_rule_or_the_room():
