@@ -27,6 +27,7 @@ from ladder.cli import db as schema
 from ladder.extensions import app_settings, make_engine, use_settings
 from ladder.services import accounts, bots
 from ladder.settings import KEYS, Settings
+from ladder.web import cache
 
 BOT_SOURCE = b"import random\n\n\ndef act(view, legal):\n    return random.choice(legal)\n"
 
@@ -214,6 +215,24 @@ def client(app):
 def override_settings(app, **values):
     """Change settings of a made app, as the same keys given to `create_app` would have."""
     use_settings(app, app_settings(app).with_overrides(values))
+
+
+class HandClock:
+    """A clock that moves only when a test moves it (`now`), for the page cache."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def hand_clocked_cache(app, **values) -> HandClock:
+    """Put the app's page cache on a hand clock, with these settings (PAGE_CACHE_S...)."""
+    hand = HandClock()
+    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
+    override_settings(app, **values)
+    return hand
 
 
 def make_user(session, name="alice", password="correct horse"):

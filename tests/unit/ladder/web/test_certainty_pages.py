@@ -15,30 +15,19 @@ from ladder.models import Rating, ResolvedRating, ResolveRun, utcnow
 from ladder.ranking import certainty
 from ladder.services import bot_changes, matches, resolve
 from ladder.services.accounts import set_staff
-from ladder.web import cache
-from tests.unit.ladder.conftest import login, make_active_bot, make_user, override_settings
+from tests.unit.ladder.conftest import (
+    hand_clocked_cache,
+    login,
+    make_active_bot,
+    make_user,
+    override_settings,
+)
 from tests.unit.ladder.helpers import outcome_for
 
 # name: online (μ, σ), re-solved (μ, σ) or None. Matches seat a, b, c, d eight times at
 # four (24 opponents met each), then e three times with a, b, c (e: 3 games, 9 met).
 ONLINE = {"a": (30, 2), "b": (28, 1.5), "c": (40, 4), "d": (26, 2), "e": (35, 2)}
 RESOLVED = {"a": (26, 1), "b": (29, 1), "c": (33, 2), "d": None, "e": (31, 1)}
-
-
-def names(text: str) -> list[str]:
-    """The bots of a board's rows, in order, with a | where the provisional section starts."""
-    found = re.findall(r'id="provisional"|<a href="/bots/\d+">(\w)</a>', text)
-    return [name or "|" for name in found]
-
-
-class Clock:
-    """A hand clock for the page cache."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -322,9 +311,7 @@ def test_the_staff_page_lists_the_ratings_that_disagree(session, client, board):
 def test_a_re_solve_remakes_the_kept_pages_that_show_its_figures(
     app, client, session, config, board
 ):
-    hand = Clock()
-    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
-    override_settings(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
+    hand = hand_clocked_cache(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
     bots = board["bots"]
     urls = [
         f"/bots/{bots['a']}",
@@ -348,9 +335,7 @@ def test_a_re_solve_remakes_the_kept_pages_that_show_its_figures(
 def test_a_compared_page_is_made_again_when_the_other_bot_changes(
     app, client, session, config, board
 ):
-    hand = Clock()
-    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
-    override_settings(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
+    hand = hand_clocked_cache(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
     bots, versions = board["bots"], board["versions"]
     url = f"/bots/{bots['a']}?compare={bots['d']}"
     first = client.get(url).data

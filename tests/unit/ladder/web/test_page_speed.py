@@ -13,32 +13,25 @@ from ladder.models import Match, MatchSeat
 from ladder.queries import replays
 from ladder.services import accounts, matches, viewer
 from ladder.web import cache
-from tests.unit.ladder.conftest import login, make_active_bot, override_settings
+from tests.unit.ladder.conftest import (
+    HandClock,
+    hand_clocked_cache,
+    login,
+    make_active_bot,
+    override_settings,
+)
 from tests.unit.ladder.helpers import play, stored_match
-
-
-class Clock:
-    """A hand-moved clock for the page cache."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def clock(app):
     """The app's page cache on a hand clock, kept for 5 s."""
-    hand = Clock()
-    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
-    override_settings(app, PAGE_CACHE_S=5)
-    return hand
+    return hand_clocked_cache(app, PAGE_CACHE_S=5)
 
 
 # -- the cache itself --------------------------------------------------------------
 def test_ttl_cache_keeps_a_value_for_its_seconds_and_drops_the_oldest():
-    hand = Clock()
+    hand = HandClock()
     kept = cache.TtlCache(max_entries=2, clock=hand)
     kept.put("a", 1, 5)
     hand.now += 4.9
@@ -52,7 +45,7 @@ def test_ttl_cache_keeps_a_value_for_its_seconds_and_drops_the_oldest():
 
 
 def test_ttl_cache_keeps_each_value_its_own_seconds_within_a_byte_budget():
-    hand = Clock()
+    hand = HandClock()
     kept = cache.TtlCache(clock=hand, max_bytes=100)
     kept.put("short", "s", 5, size=40)
     kept.put("long", "l", 300, size=40)

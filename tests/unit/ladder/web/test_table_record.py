@@ -11,19 +11,12 @@ import pytest
 
 from ladder.queries import table_mix
 from ladder.services import matches
-from ladder.web import cache
-from tests.unit.ladder.conftest import make_active_bot, make_user, override_settings
+from tests.unit.ladder.conftest import (
+    hand_clocked_cache,
+    make_active_bot,
+    make_user,
+)
 from tests.unit.ladder.helpers import outcome_for
-
-
-class Clock:
-    """A hand clock for the page cache."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def play(session, config, versions, ranks, statuses=None, ranked=True):
@@ -161,9 +154,7 @@ def test_the_api_gives_the_record_as_table_record(client, ladder):
 
 
 def test_a_rated_match_remakes_the_kept_page_and_answer(app, client, session, config, ladder):
-    hand = Clock()
-    app.extensions[cache.EXTENSION] = cache.TtlCache(clock=hand)
-    override_settings(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
+    hand = hand_clocked_cache(app, PAGE_CACHE_S=5, PAGE_CACHE_DONE_S=300)
     urls = [f"/bots/{ladder['a']}", f"/api/v1/bots/{ladder['a']}"]
     first = [client.get(url).data for url in urls]
     hand.now += 60  # past PAGE_CACHE_S: nothing changed, both are kept
