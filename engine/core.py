@@ -361,7 +361,9 @@ class Capabilities(NamedTuple):
     spectate: bool = False
     # The event logged when a move settles a voyage or round whose board the same
     # move then clears (Manila: "prices"; Meuterer: "sail"); a replay viewer
-    # pauses there to show it. None: no move clears a board worth showing.
+    # pauses there to show it, watching `State.emit`, so the game logs this event
+    # through `emit` (not straight into its log). None: no move clears a board
+    # worth showing.
     pause_after: str | None = None
 
 
