@@ -339,6 +339,8 @@
     }
     // Buttons inside an image are not announced: the board becomes a group while it has any.
     svg.setAttribute("role", found.size ? "group" : "img");
+    // While there are targets, what is drawn over them (a fleet, a name) lets clicks through.
+    svg.classList.toggle("choosing", found.size > 0);
     if (hint) hint.hidden = !found.size;
   };
 
