@@ -64,10 +64,27 @@ class Rng:
         return self.below(sides) + 1
 
     def shuffle(self, items: list) -> None:
-        """Shuffle a list in place (Fisher-Yates)."""
+        """Shuffle a list in place (Fisher-Yates): `below(i + 1)` for i from the top down.
+
+        `below` written out, state in a local: determinize shuffles every hidden pool.
+        """
+        mask = self._MASK
+        span = 1 << 64
+        x = self._x
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            x = (x + 0x9E3779B97F4A7C15) & mask
+            r = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & mask
+            r ^= r >> 31
+            if r >= span - span % n:  # rejected (odds n in 2**64): draw as `below` does
+                self._x = x
+                j = self.below(n)
+                x = self._x
+            else:
+                j = r % n
             items[i], items[j] = items[j], items[i]
+        self._x = x
 
 
 def ranks_from_scores(scores: list[float]) -> list[int]:

@@ -1,0 +1,74 @@
+"""The core generator: its written-out shuffle draws exactly what `below` would.
+
+Replays depend on every draw staying the same, so `Rng.shuffle` (the draws written
+out for speed) is held to a plain Fisher-Yates over `below`, including the rare
+rejected draw, which the test forces by choosing the generator's state.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Rng
+
+MASK = (1 << 64) - 1
+STEP = 0x9E3779B97F4A7C15
+
+
+def reference_shuffle(rng: Rng, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def _unxorshift(value: int, shift: int) -> int:
+    result = value
+    for _ in range(64 // shift + 1):
+        result = value ^ (result >> shift)
+    return result & MASK
+
+
+def state_before(output: int) -> int:
+    """The generator state whose next draw is `output` (splitmix64 run backwards)."""
+    z = _unxorshift(output, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK
+    z = _unxorshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK
+    z = _unxorshift(z, 30)
+    return (z - STEP) & MASK
+
+
+def test_state_before_gives_the_wanted_draw():
+    rng = Rng(0)
+    rng._x = state_before(12345)
+    assert rng._next() == 12345
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**63 + 5, 123456789])
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 10, 52, 200])
+def test_shuffle_draws_as_below_does(seed, length):
+    fast, slow = Rng(seed), Rng(seed)
+    a, b = list(range(length)), list(range(length))
+    fast.shuffle(a)
+    reference_shuffle(slow, b)
+    assert a == b
+    assert fast._x == slow._x  # the same number of draws taken
+
+
+@pytest.mark.parametrize("length", [3, 5, 6, 7])
+def test_a_rejected_draw_is_drawn_again_as_below_does(length):
+    # The first draw of a shuffle of `length` items is below(length); 2**64 - 1 lies in
+    # the biased top slice for each of these lengths, so it must be rejected.
+    assert (1 << 64) % length
+    fast, slow = Rng(0), Rng(0)
+    fast._x = slow._x = state_before(MASK)
+    a, b = list(range(length)), list(range(length))
+    fast.shuffle(a)
+    reference_shuffle(slow, b)
+    assert a == b and fast._x == slow._x
+    # and the rejection really happened: one more draw than items - 1
+    plain = Rng(0)
+    plain._x = state_before(MASK)
+    for _ in range(length):  # length - 1 draws plus the rejected one
+        plain._next()
+    assert plain._x == fast._x
