@@ -1,6 +1,7 @@
 """How the house search bots fare against two greedy bots, in the real sandbox.
 
-Run by hand: `.venv/bin/python bench/search_bots.py [--games 200] [--jobs 2] [GAME ...]`.
+Run by hand: `.venv/bin/python bench/search_bots.py [--games 200] [--jobs 2]
+[--engine-at REF] [GAME ...]`.
 
 For each game it runs `ladder play GAME GAME/search GAME/greedy GAME/greedy
 --games N --jobs J --json` (seats rotate from game to game, seeds from
@@ -11,6 +12,12 @@ and their mean CPU time (from the replays' `decision_ms` and
 `decision_cpu_ms`), and the seats that faulted. The machine's load average
 is printed before and after: on a busy machine a move's wall-clock budget buys
 less CPU, so the bot searches fewer worlds.
+
+Before and after an engine change: `--engine-at REF` plays the same matches with
+the engine as it stood at git ref REF (exported with `git archive`, first on
+`PYTHONPATH`), for the referee and, through the sandbox's copy of the referee's
+engine, for the bots' forward model. The search bots think for a fixed time a
+move, so a faster engine shows as more worlds a move and a higher win rate.
 """
 
 from __future__ import annotations
@@ -22,11 +29,16 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.engine import export_engine  # noqa: E402
+
 GAMES = ("manila", "meuterer", "caravelas")
 Z95 = 1.96
 
@@ -107,7 +119,7 @@ def ladder_command() -> list[str]:
     return [sys.executable, "-c", "from ladder.cli import main; main()"]
 
 
-def measure(game: str, games: int, jobs: int, seed: int) -> Figures:
+def measure(game: str, games: int, jobs: int, seed: int, env: dict | None = None) -> Figures:
     """Play the games through `ladder play` and tally the search seat's figures."""
     bots = [f"{game}/search", f"{game}/greedy", f"{game}/greedy"]
     command = [*ladder_command(), "play", game, *bots, "--games", str(games),
@@ -115,7 +127,7 @@ def measure(game: str, games: int, jobs: int, seed: int) -> Figures:
     figures = Figures(game)
     started = time.perf_counter()
     # stderr (the progress bar and any fault report) goes straight to the terminal.
-    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) as proc:
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env) as proc:
         for line in proc.stdout:
             if line.strip():
                 figures.add(json.loads(line))
@@ -145,13 +157,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="matches at once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match")
     parser.add_argument("--json", action="store_true", help="one JSON line per game instead")
+    parser.add_argument("--engine-at", metavar="REF", help="play with the engine at git ref REF")
     args = parser.parse_args()
     chosen = args.games_to_play or list(GAMES)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
           f" on {os.cpu_count()} CPUs", file=sys.stderr)  # fmt: skip
-    for game in chosen:
-        row = measure(game, args.games, args.jobs, args.seed).row()
-        print(json.dumps(row) if args.json else show(row), flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
+        env = None
+        if args.engine_at:
+            export_engine(args.engine_at, Path(tmp))
+            env = {**os.environ, "PYTHONPATH": tmp}
+            print(f"engine as at {args.engine_at}", file=sys.stderr)
+        for game in chosen:
+            row = measure(game, args.games, args.jobs, args.seed, env).row()
+            print(json.dumps(row) if args.json else show(row), flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
 
 
