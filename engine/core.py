@@ -18,6 +18,12 @@ class IllegalAction(ValueError):
     """An action that is not one of `legal_actions()` for the current player."""
 
 
+# `below`'s rejection limits for small ranges (the largest multiple of n up to 2**64).
+_SMALL = 64
+_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(_SMALL))
+_LIMIT_6 = _LIMITS[6]
+
+
 class Rng:
     """A tiny seeded generator (splitmix64) owned by one state.
 
@@ -42,7 +48,8 @@ class Rng:
         """Uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        # Draws at or above `limit` are rejected (odds n in 2**64) and drawn again.
+        limit = _LIMITS[n] if n < _SMALL else (1 << 64) - ((1 << 64) % n)
         mask = self._MASK
         while True:
             # `_next` written out: search rolls dice in every playout.
@@ -60,8 +67,16 @@ class Rng:
         return other
 
     def die(self, sides: int = 6) -> int:
-        """Roll one die: 1..sides."""
-        return self.below(sides) + 1
+        """Roll one die: 1..sides, `below(sides) + 1` with the six-sided draw written out."""
+        if sides != 6:
+            return self.below(sides) + 1
+        x = self._x = (self._x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        r = x ^ (x >> 31)
+        if r < _LIMIT_6:
+            return r % 6 + 1
+        return self.below(6) + 1  # rejected, as `below` would: the next draws decide
 
     def shuffle(self, items: list) -> None:
         """Shuffle a list in place (Fisher-Yates): `below(i + 1)` for i from the top down.

@@ -72,3 +72,48 @@ def test_a_rejected_draw_is_drawn_again_as_below_does(length):
     for _ in range(length):  # length - 1 draws plus the rejected one
         plain._next()
     assert plain._x == fast._x
+
+
+def reference_below(rng: Rng, n: int) -> int:
+    """`below` as first written: `_next` until a draw under the largest multiple of n."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        r = rng._next()
+        if r < limit:
+            return r % n
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**63 + 11])
+@pytest.mark.parametrize("n", [1, 2, 5, 6, 7, 63, 64, 65, 1000, 2**40 + 3])
+def test_below_draws_as_the_plain_generator_does(seed, n):
+    fast, slow = Rng(seed), Rng(seed)
+    assert [fast.below(n) for _ in range(50)] == [reference_below(slow, n) for _ in range(50)]
+    assert fast._x == slow._x
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**63 + 11])
+@pytest.mark.parametrize("sides", [6, 4, 20])
+def test_die_is_below_plus_one(seed, sides):
+    fast, slow = Rng(seed), Rng(seed)
+    assert [fast.die(sides) for _ in range(50)] == [slow.below(sides) + 1 for _ in range(50)]
+    assert fast._x == slow._x
+    assert Rng(seed).die() == Rng(seed).die(6)
+
+
+@pytest.mark.parametrize("n", [3, 6, 7])
+def test_a_rejected_die_or_below_draw_is_drawn_again(n):
+    fast = Rng(0)
+    fast._x = state_before(MASK)  # 2**64 - 1: above the limit for these n
+    slow = Rng(0)
+    slow._x = fast._x
+    got = fast.die(n) - 1 if n == 6 else fast.below(n)
+    assert got == reference_below(slow, n) and fast._x == slow._x
+    plain = Rng(0)
+    plain._x = state_before(MASK)
+    plain._next()  # the rejected draw
+    assert got == plain._next() % n  # the draw after it decides
+
+
+def test_below_refuses_an_empty_range():
+    with pytest.raises(ValueError, match="positive"):
+        Rng(1).below(0)
