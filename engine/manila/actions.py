@@ -27,17 +27,46 @@ REDEEM = {g: {"type": "redeem", "good": g} for g in D.GOODS}
 MORTGAGES = tuple(MORTGAGE.values())
 REDEEMS = tuple(REDEEM.values())
 
+
+def _subsets(items: tuple[dict, ...]) -> tuple[tuple[dict, ...], ...]:
+    """For each bit mask over `items` (bit i: item i), the items it names, in order."""
+    return tuple(
+        tuple(item for i, item in enumerate(items) if mask >> i & 1)
+        for mask in range(1 << len(items))
+    )
+
+
+def mask(flags) -> int:
+    """The bit mask of the true (non-zero) values among `flags`: bit i for the i-th."""
+    bits = 0
+    for i, flag in enumerate(flags):
+        if flag:
+            bits |= 1 << i
+    return bits
+
+
+# The mortgages (redemptions) offered to a seat, by the mask of the goods it holds
+# unmortgaged (mortgaged) over GOODS.
+MORTGAGE_SETS = _subsets(MORTGAGES)
+REDEEM_SETS = _subsets(REDEEMS)
+
 LOADS = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
 
 PLACE_BOAT = {g: {"type": "place", "space": "boat", "good": g} for g in D.GOODS}
 # Placements on the spaces other than boat seats, in the order of SPACES (as offered).
 PLACE_SPACE = tuple({"type": "place", "space": space} for space in D.SPACES)
 PIRATE_AT = D.SPACES.index("pirate")  # a state keeps the other spaces in this order
+PIRATE_BIT = 1 << PIRATE_AT
+SPACE_BIT = {space: 1 << i for i, space in enumerate(D.SPACES)}
+# Every space free (a voyage's start), as a mask over SPACES.
+ALL_SPACES = (1 << len(D.SPACES)) - 1
+# The placements on the free spaces, by the mask of the free ones over SPACES.
+SPOTS = _subsets(PLACE_SPACE)
 DEAREST_SPACE = max(D.SPACE_COST.values())
-# For a seat that can raise less than the dearest space: which spaces it can afford.
-AFFORDABLE = [
-    tuple(D.SPACE_COST[space] <= cap for space in D.SPACES) for cap in range(DEAREST_SPACE)
-]
+# For a seat that can raise less than the dearest space: the mask of those it can afford.
+AFFORDABLE = tuple(
+    mask(D.SPACE_COST[space] <= cap for space in D.SPACES) for cap in range(DEAREST_SPACE)
+)
 
 # Pilot moves: none, one boat by (good, steps), or two boats by ((good, ±1), (good, ±1)).
 PILOT_NONE: dict = {"type": "pilot", "moves": []}
@@ -100,3 +129,15 @@ def handed_out(phase: str, legal: list[dict]) -> list[dict]:
     if phase == "load":
         return [{"type": "load", "goods": list(a["goods"])} for a in legal]
     return list(map(dict.copy, legal))
+
+
+def copied(action: dict) -> dict:
+    """A copy of one action, all the way down (the history keeps the engine's own)."""
+    kind = action["type"]
+    if kind == "start":
+        return {"type": "start", "positions": dict(action["positions"])}
+    if kind == "pilot":
+        return {"type": "pilot", "moves": list(map(dict.copy, action["moves"]))}
+    if kind == "load":
+        return {"type": "load", "goods": list(action["goods"])}
+    return dict(action)

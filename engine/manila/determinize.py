@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.core import Action, State
 from engine.manila import data as D
-from engine.manila.state import STEPS, STEPS_3, ManilaState
+from engine.manila.state import STEPS, STEPS_3, ManilaState, free_spaces
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> ManilaState:
@@ -63,6 +63,7 @@ def _board(state: ManilaState, view: dict) -> None:
     state.berth = {b["good"]: b["berth"] for b in boats}
     state.plundered = [b["good"] for b in boats if b["plundered"]]
     state.spaces = {s: view["spaces"][s] for s in D.SPACES if s != "pirate"}  # in rule order
+    state._free = free_spaces(state.spaces)
     state.pirates = list(view["pirates"])
     state.accomplices = list(view["accomplices"])
     state.passed = list(view["passed"])
@@ -157,6 +158,7 @@ def _shares(state: ManilaState, view: dict) -> None:
     state.held = [{} for _ in range(n)]
     state.mortgaged = [{} for _ in range(n)]
     state.dealt = [[] for _ in range(n)]
+    state._purse = [None] * n
     held = state.held[seat] = {g: view["my_shares"][g] for g in D.GOODS}
     mortgaged = state.mortgaged[seat] = {g: view["my_mortgaged"][g] for g in D.GOODS}
     own_bought = state.bought[seat]

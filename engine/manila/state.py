@@ -13,9 +13,7 @@ records and the generator's draws are exactly those of the plain version.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import combinations, compress, repeat
-from operator import and_, is_
+from itertools import combinations
 from typing import Any
 
 from engine.core import Action, IllegalAction, State
@@ -47,6 +45,8 @@ SEAT_OR_FULL = {g: (*costs, 1 << 62) for g, costs in D.SEAT_COSTS.items()}
 # The spaces a voyage starts with free (the pirate ship is kept apart, in `pirates`).
 SPACE_KEYS = tuple(s for s in D.SPACES if s != "pirate")
 NO_SPACE = 1 << 30  # the cost of the cheapest free space when none is left
+# The spaces other than the pirate ship, as a mask over SPACES (`_free` at a voyage's start).
+FREE_SPACES = A.ALL_SPACES & ~A.PIRATE_BIT
 MAX_COST = max(*D.SPACE_COST.values(), *(c for costs in D.SEAT_COSTS.values() for c in costs))
 
 
@@ -57,6 +57,10 @@ class ManilaState(State):
     engine_version = VERSION
     replays = REPLAYS
     private_view_keys = ("my_shares", "my_mortgaged")
+    # Caches derived from the fields live in slots, apart from the fields `vars()`
+    # lists (those `setup_position` may set and a determinization rebuilds):
+    # `_purse[seat]` is what `_shares_of` says of the seat's shares, or None until asked.
+    __slots__ = ("_purse",)
 
     def __init__(
         self, num_players: int, seed: int, options: dict, version: str | None = None
@@ -76,6 +80,7 @@ class ManilaState(State):
         self.dealt: list[list[str]] = [[] for _ in range(n)]
         self.bought: list[list[str]] = [[] for _ in range(n)]
         self.supply = {g: D.SHARES_PER_GOOD for g in D.GOODS}
+        self._purse: list[tuple[int, int, int] | None] = [None] * n  # see `_shares_of`
         self._deal()
         self.voyage = 0
         self.harbour_master = 0
@@ -140,6 +145,7 @@ class ManilaState(State):
         self.boarded: dict[str, list[int]] = {}
         self.berth: dict[str, str | None] = {}  # good -> harbour/shipyard space it went to
         self.spaces: dict[str, int | None] = dict.fromkeys(SPACE_KEYS)
+        self._free = FREE_SPACES  # which of `spaces` are free, a mask over SPACES
         self.pirates: list[int] = []  # [captain (bow), stern] still on the pirate ship
         self.accomplices = [D.ACCOMPLICES[n]] * n
         self.passed = [False] * n
@@ -158,6 +164,8 @@ class ManilaState(State):
         self.held = [_ordered(h, D.GOODS) for h in self.held]
         self.mortgaged = [_ordered(m, D.GOODS) for m in self.mortgaged]
         self.spaces = _ordered(self.spaces, D.SPACES)
+        self._purse = [None] * self.num_players
+        self._free = free_spaces(self.spaces)
 
     # -- the fixed API -----------------------------------------------------------
     def current_player(self) -> int | None:
@@ -181,9 +189,9 @@ class ManilaState(State):
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
 
-        `State.apply` as the core has it, for the compact log: the history keeps a
-        copy of the engine's own action dict (a caller's equal copy of other types,
-        41.0 for 41, never reaches the rules or the replay).
+        `State.apply` as the core has it, for the compact log: the history keeps the
+        engine's own action dict (a caller's equal copy of other types, 41.0 for 41,
+        never reaches the rules or the replay).
         """
         seat = None if self.game_over else self.turn
         if seat is None:
@@ -197,11 +205,10 @@ class ManilaState(State):
             index = legal.index(action)
         except ValueError:
             raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # The engine's own dict goes on and into the history: shared, never edited
+        # (`record` hands out copies).
+        action = legal[index]
         phase = self.phase
-        if phase in NESTED_PHASES:
-            action = A.handed_out(phase, [legal[index]])[0]
-        else:
-            action = dict(legal[index])
         self._legal_cache = None
         self._seen[seat] = len(self._events)
         self.history.append((seat, action))
@@ -214,6 +221,7 @@ class ManilaState(State):
             good = action["good"]
             self.mortgaged[seat][good] -= 1
             self.held[seat][good] += 1
+            self._purse[seat] = None
             self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
             return
         _DO[phase](self, seat, action)
@@ -255,7 +263,14 @@ class ManilaState(State):
             round_order=list(self.round_order),
         )
         other.__dict__.update(fields)
+        other._purse = list(self._purse)
         return other
+
+    def record(self) -> dict:
+        """The replay record (as `State.record`), its actions copies of the history's."""
+        out = super().record()
+        out["actions"] = [[seat, A.copied(action)] for seat, action in self.history]
+        return out
 
     def fortune(self, seat: int) -> int:
         """Cash + unmortgaged shares at market price − 15 per mortgaged share."""
@@ -267,7 +282,19 @@ class ManilaState(State):
     # -- money ---------------------------------------------------------------
     def capacity(self, seat: int) -> int:
         """Cash plus what mortgaging every unmortgaged share would raise."""
-        return self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        return self.cash[seat] + (self._purse[seat] or self._shares_of(seat))[0]
+
+    def _shares_of(self, seat: int) -> tuple[int, int, int]:
+        """What a seat's shares raise if all mortgaged, and which it may mortgage or redeem.
+
+        (pesos, mask of the goods held unmortgaged, mask of those mortgaged), the
+        masks over GOODS; kept in `_purse` until the seat's shares change (every
+        change sets its entry to None).
+        """
+        held = self.held[seat].values()
+        entry = (D.MORTGAGE_VALUE * sum(held), A.mask(held), A.mask(self.mortgaged[seat].values()))
+        self._purse[seat] = entry
+        return entry
 
     def _transfer(self, payer, payee, amount: int, reason: str) -> None:
         """Move pesos between a seat and the bank ("bank"), and log the payment."""
@@ -286,6 +313,7 @@ class ManilaState(State):
     def _mortgage(self, seat: int, good: str, forced: bool = False) -> None:
         self.held[seat][good] -= 1
         self.mortgaged[seat][good] += 1
+        self._purse[seat] = None
         # Manila: a mortgaged share lies face down; which good it is stays secret.
         self._transfer("bank", seat, D.MORTGAGE_VALUE, "forced_mortgage" if forced else "mortgage")
 
@@ -323,17 +351,19 @@ class ManilaState(State):
         assert seat is not None  # asked only while a seat is on move
         phase = self.phase
         acts: list[Action]
+        if phase in MONEY_PHASES:
+            worth, can_mortgage, can_redeem = self._purse[seat] or self._shares_of(seat)
+            cash = self.cash[seat]
+            cap = cash + worth
         if phase == "place":
-            acts = self._placements(seat)
+            acts = self._placements(seat, cap)
         elif phase == "auction":
-            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
             if cap < A.BID_TABLE:
                 acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
             else:
                 acts = A.bids(self.high_bid + 1, cap)
         elif phase == "buy":
             acts = [A.PASS]
-            cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
             supply = self.supply
             acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
         elif phase == "load":
@@ -354,9 +384,10 @@ class ManilaState(State):
             raise AssertionError(phase)
         # Auction, buy and place: the player on move may also mortgage or redeem a share
         # (a seat's shares are counted in the order of GOODS, see `_after_setup`).
-        acts += compress(A.MORTGAGES, self.held[seat].values())
-        if self.cash[seat] >= D.REDEEM_COST:
-            acts += compress(A.REDEEMS, self.mortgaged[seat].values())
+        if can_mortgage:
+            acts += A.MORTGAGE_SETS[can_mortgage]
+        if can_redeem and cash >= D.REDEEM_COST:
+            acts += A.REDEEM_SETS[can_redeem]
         return acts
 
     def share_cost(self, good: str) -> int:
@@ -375,9 +406,8 @@ class ManilaState(State):
         berth, crew = self.berth, self.crew
         return [g for g in self.loaded if berth[g] is None and len(crew[g]) < SEAT_COUNT[g]]
 
-    def _placements(self, seat: int) -> list[dict]:
-        """Pass, then every boat seat and space `seat` may take."""
-        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+    def _placements(self, seat: int, cap: int) -> list[dict]:
+        """Pass, then every boat seat and space `seat` (able to raise `cap`) may take."""
         acts = [A.PASS]
         berth, crew = self.berth, self.crew
         if cap == 0 and not self._v1_stowaways:
@@ -387,15 +417,14 @@ class ManilaState(State):
         for good in self.loaded:
             if berth[good] is None and SEAT_OR_FULL[good][len(crew[good])] <= cap:
                 acts.append(A.PLACE_BOAT[good])
-        # Which spaces are free, in the order of SPACES (`spaces` keeps it, less the
-        # pirate ship, which has two places); then which of them the seat can afford.
-        free = list(map(is_, self.spaces.values(), repeat(None)))
-        free.insert(A.PIRATE_AT, len(self.pirates) < 2)
-        offered: Iterable[bool] = free
+        # Which spaces are free (the pirate ship has two places), then which of them
+        # the seat can afford.
+        free = self._free if len(self.pirates) > 1 else self._free | A.PIRATE_BIT
         if cap < A.DEAREST_SPACE:
-            offered = map(and_, free, A.AFFORDABLE[cap])
-        acts += compress(A.PLACE_SPACE, offered)
-        if len(acts) == 1:
+            free &= A.AFFORDABLE[cap]
+        if free:
+            acts += A.SPOTS[free]
+        elif len(acts) == 1:
             # Manila: a player who can afford nothing may stow away on a free boat
             # seat, paying all his cash.
             acts += [A.PLACE_BOAT[g] for g in self._open_boats()]
@@ -464,6 +493,7 @@ class ManilaState(State):
             self._pay(seat, self.share_cost(good), "bank", "share")
             self.supply[good] -= 1
             self.held[seat][good] += 1
+            self._purse[seat] = None
             self.bought[seat].append(good)
             self._events.append((E.SEAT_GOOD, "share_bought", seat, good))
         self.phase = "load"
@@ -518,6 +548,7 @@ class ManilaState(State):
             self.pirates.append(seat)
         else:
             self.spaces[space] = seat
+            self._free &= ~A.SPACE_BIT[space]
         if space == "insurance":
             self._transfer("bank", seat, D.INSURANCE_BONUS, "insurance")
         self._events.append((E.PLACED, "placed", seat, space))
@@ -537,7 +568,7 @@ class ManilaState(State):
         (manila-2); otherwise only when every free space costs more than he can
         raise (then he pays all his cash).
         """
-        cap = self.cash[seat] + D.MORTGAGE_VALUE * sum(self.held[seat].values())
+        cap = self.capacity(seat)
         if cap >= MAX_COST:
             return False  # no space costs more, and the boat he takes is free
         return (cap == 0 and not self._v1_stowaways) or cap < self._cheapest_cost()
@@ -687,6 +718,11 @@ class ManilaState(State):
 
     def hidden_variant(self, seat: int, seed: int) -> ManilaState:
         return view.hidden_variant(self, seat, seed)
+
+
+def free_spaces(spaces: dict[str, int | None]) -> int:
+    """Which of `spaces` (all but the pirate ship) nobody holds, as a mask over SPACES."""
+    return sum(A.SPACE_BIT[space] for space, holder in spaces.items() if holder is None)
 
 
 def _ordered(fields: dict, order: tuple[str, ...]) -> dict:

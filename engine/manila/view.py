@@ -98,5 +98,6 @@ def hidden_variant(state: ManilaState, seat: int, seed: int) -> ManilaState:
         count = sum(state.mortgaged[s].values())
         other.mortgaged[s] = {g: owned[:count].count(g) for g in D.GOODS}
         other.held[s] = {g: owned[count:].count(g) for g in D.GOODS}
+    other._purse = [None] * state.num_players  # the others' shares changed
     other._legal_cache = None
     return other

@@ -1,0 +1,114 @@
+"""Manila's shortcuts for search hold to the plain rules.
+
+The state keeps caches derived from its fields (what each seat's shares raise and
+may mortgage or redeem, which spaces are free) and shares its own action dicts
+with its history. Each test plays random games and checks that a cache always
+says what its fields say, that a state rebuilt without the caches offers the same
+legal list, and that nothing a caller is handed can change the state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import IllegalAction
+from engine.manila.state import free_spaces
+from tests.unit.engine.manila.helpers import new
+
+CASES = [(n, seed, options) for n in (3, 4, 5) for seed in (1, 2) for options in ({},)]
+CASES += [(4, 3, {"pirate_variant": True}), (5, 4, {"deal_from_all_shares": True})]
+
+
+def _decisions(n, seed, options):
+    state, chooser = new(n, seed, **options), random.Random(seed)
+    while not state.is_over():
+        legal = state.legal_actions()
+        yield state, legal
+        state.apply(chooser.choice(legal))
+
+
+def _without_caches(state):
+    """A clone whose caches are rebuilt from its fields alone."""
+    plain = state.clone()
+    plain._purse = [None] * plain.num_players
+    plain._free = free_spaces(plain.spaces)
+    plain._legal_cache = None
+    return plain
+
+
+@pytest.mark.parametrize(("n", "seed", "options"), CASES)
+def test_the_caches_say_what_the_fields_say(n, seed, options):
+    for state, legal in _decisions(n, seed, options):
+        assert state._free == free_spaces(state.spaces)
+        for seat in range(n):
+            cached = state._purse[seat]
+            if cached is not None:
+                assert cached == _without_caches(state)._shares_of(seat)
+        assert _without_caches(state).legal_actions() == legal
+
+
+@pytest.mark.parametrize(("n", "seed", "options"), CASES[:3])
+def test_a_clone_shares_no_cache(n, seed, options):
+    for k, (state, _legal) in enumerate(_decisions(n, seed, options)):
+        if k % 17 == 0:
+            twin = state.clone()
+            assert twin._purse == state._purse and twin._purse is not state._purse
+
+
+def test_handed_out_dicts_can_be_edited_without_touching_the_state():
+    """Legal actions, views and a record's actions are the caller's to keep and edit."""
+    state, twin = new(4, 5), new(4, 5)
+    chooser = random.Random(5)
+    while not state.is_over():
+        legal, same = state.legal_actions(), twin.legal_actions()
+        assert legal == same
+        view = state.view(state.current_player())
+        index = chooser.randrange(len(legal))
+        state.apply(legal[index])
+        twin.apply(same[index])
+        for action in legal:  # edited after it was applied: the history must not see it
+            action["type"] = "edited"
+            for value in action.values():
+                if isinstance(value, dict):
+                    value.clear()
+                elif isinstance(value, list):
+                    value.append("edited")
+        view["cash"].append(1)
+        view["my_shares"].clear()
+        record = state.record()
+        for _seat, action in record["actions"]:
+            action.clear()
+    assert json.dumps(state.record()) == json.dumps(twin.record())
+    assert state.result() == twin.result()
+
+
+def test_the_history_keeps_the_engines_own_dict_and_the_record_hands_out_copies():
+    state = new(4, 6)
+    while state.phase != "start":
+        state.apply(state.legal_actions()[0])
+    offered = state.legal_actions()
+    state.apply(offered[3])
+    _seat, kept = state.history[-1]
+    assert kept == offered[3] and kept is not offered[3]
+    recorded = state.record()["actions"][-1][1]
+    assert recorded == kept
+    assert recorded is not kept and recorded["positions"] is not kept["positions"]
+
+
+def test_an_identical_an_equal_and_an_illegal_action():
+    """The dict handed out, an equal one built by the caller, and one not offered."""
+    one, two = new(3, 8), new(3, 8)
+    chooser = random.Random(8)
+    while not one.is_over():
+        legal = one.legal_actions()
+        action = legal[chooser.randrange(len(legal))]
+        with pytest.raises(IllegalAction):
+            one.apply({**action, "extra": 1})
+        one.apply(action)
+        two.apply(json.loads(json.dumps(action)))
+    assert json.dumps(one.record()) == json.dumps(two.record())
+    with pytest.raises(IllegalAction, match="over"):
+        one.apply({"type": "pass"})
