@@ -8,7 +8,7 @@ can edit them. Actions rarely offered (boarding, plunder) are built when asked f
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, compress
 
 from engine.manila import data as D
 
@@ -28,6 +28,9 @@ MORTGAGES = tuple(MORTGAGE.values())
 REDEEMS = tuple(REDEEM.values())
 
 
+BITS = tuple(1 << i for i in range(16))  # enough for every table below
+
+
 def _subsets(items: tuple[dict, ...]) -> tuple[tuple[dict, ...], ...]:
     """For each bit mask over `items` (bit i: item i), the items it names, in order."""
     return tuple(
@@ -38,11 +41,7 @@ def _subsets(items: tuple[dict, ...]) -> tuple[tuple[dict, ...], ...]:
 
 def mask(flags) -> int:
     """The bit mask of the true (non-zero) values among `flags`: bit i for the i-th."""
-    bits = 0
-    for i, flag in enumerate(flags):
-        if flag:
-            bits |= 1 << i
-    return bits
+    return sum(compress(BITS, flags))
 
 
 # The mortgages (redemptions) offered to a seat, by the mask of the goods it holds

@@ -34,7 +34,7 @@ NESTED_PHASES = frozenset({"load", "start", "pilot"})
 CHOOSING_PHASES = frozenset({"buy", "load", "start"})
 # Phases whose decision hands the move on to the schedule (`_advance`); after a bid,
 # a purchase or a load the next decision is known at once.
-SCHEDULED_AFTER = frozenset({"start", "place", "board", "pilot", "plunder"})
+SCHEDULED_AFTER = frozenset({"start", "board", "pilot", "plunder"})
 
 # A voyage's schedule. Manila: with 3 players two placement rounds come before the first roll.
 STEPS_3 = ("place", "place", "roll", "place", "roll", "place", "pilots", "roll", "settle")
@@ -193,10 +193,10 @@ class ManilaState(State):
         engine's own action dict (a caller's equal copy of other types, 41.0 for 41,
         never reaches the rules or the replay).
         """
-        seat = None if self.game_over else self.turn
-        if seat is None:
+        seat = self.turn
+        if seat is None or self.game_over:
             raise IllegalAction("the game is over")
-        if not isinstance(action, dict):
+        if type(action) is not dict and not isinstance(action, dict):
             raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         legal = self._legal_cache
         if legal is None:
@@ -208,12 +208,15 @@ class ManilaState(State):
         # The engine's own dict goes on and into the history: shared, never edited
         # (`record` hands out copies).
         action = legal[index]
-        phase = self.phase
         self._legal_cache = None
         self._seen[seat] = len(self._events)
         self.history.append((seat, action))
         # The rules (`State._apply`), written out here: a playout applies thousands.
+        phase = self.phase
         kind = action["type"]
+        if phase == "place" and (kind == "place" or kind == "pass"):
+            self._do_place(seat, action)  # it hands the move on
+            return
         if kind == "mortgage":
             self._mortgage(seat, action["good"])
             return  # the same decision goes on
@@ -355,40 +358,38 @@ class ManilaState(State):
             worth, can_mortgage, can_redeem = self._purse[seat] or self._shares_of(seat)
             cash = self.cash[seat]
             cap = cash + worth
-        if phase == "place":
-            acts = self._placements(seat, cap)
-        elif phase == "auction":
-            if cap < A.BID_TABLE:
-                acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+            if phase == "place":
+                acts = self._placements(seat, cap)
+            elif phase == "auction":
+                if cap < A.BID_TABLE:
+                    acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+                else:
+                    acts = A.bids(self.high_bid + 1, cap)
             else:
-                acts = A.bids(self.high_bid + 1, cap)
-        elif phase == "buy":
-            acts = [A.PASS]
-            supply = self.supply
-            acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
-        elif phase == "load":
+                acts = [A.PASS]
+                supply = self.supply
+                acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
+            # The player on move may also mortgage or redeem a share.
+            if can_mortgage:
+                acts += A.MORTGAGE_SETS[can_mortgage]
+            if can_redeem and cash >= D.REDEEM_COST:
+                acts += A.REDEEM_SETS[can_redeem]
+            return acts
+        if phase == "load":
             return A.LOADS
-        elif phase == "start":
+        if phase == "start":
             return A.starts(self.loaded)
-        elif phase == "board":
-            return self._board_actions()
-        elif phase == "pilot":
+        if phase == "pilot":
             return self._pilot_actions(self.queue[0][2])
-        elif phase == "plunder":
+        if phase == "board":
+            return self._board_actions()
+        if phase == "plunder":
             good = self.queue[0][2]
             return [
                 {"type": "plunder", "good": good, "to": "harbour"},
                 {"type": "plunder", "good": good, "to": "shipyard"},
             ]
-        else:  # pragma: no cover - every phase with a player on move is listed above
-            raise AssertionError(phase)
-        # Auction, buy and place: the player on move may also mortgage or redeem a share
-        # (a seat's shares are counted in the order of GOODS, see `_after_setup`).
-        if can_mortgage:
-            acts += A.MORTGAGE_SETS[can_mortgage]
-        if can_redeem and cash >= D.REDEEM_COST:
-            acts += A.REDEEM_SETS[can_redeem]
-        return acts
+        raise AssertionError(phase)  # pragma: no cover - every phase on move is above
 
     def share_cost(self, good: str) -> int:
         """What the harbour master pays for a share: its price, at least 5."""
@@ -515,7 +516,21 @@ class ManilaState(State):
             # Manila: a player who passes places no more accomplices this voyage.
             self.passed[seat] = True
             self._events.append((E.SEAT, "placement_pass", seat))
-            return
+        else:
+            self._place(seat, action)
+        # The next player of this round who may still place gets the move.
+        order = self.round_order
+        if order:
+            passed, left = self.passed, self.accomplices
+            while order:
+                nxt = order.pop(0)
+                if not passed[nxt] and left[nxt] > 0:
+                    self.turn = nxt
+                    return
+        self.turn = None
+        self._advance()
+
+    def _place(self, seat: int, action: dict) -> None:
         space = action["space"]
         self.accomplices[seat] -= 1
         cash = self.cash
@@ -733,13 +748,13 @@ def _ordered(fields: dict, order: tuple[str, ...]) -> dict:
     }
 
 
-# What each phase's decision does (`apply`); mortgage and redeem come first.
+# What each phase's decision does (`apply`); mortgage and redeem come first, and a
+# placement or a pass in the placement rounds goes to `_do_place`, which hands the move on.
 _DO = {
     "auction": ManilaState._do_auction,
     "buy": ManilaState._do_buy,
     "load": ManilaState._do_load,
     "start": ManilaState._do_start,
-    "place": ManilaState._do_place,
     "board": ManilaState._do_board,
     "pilot": ManilaState._do_pilot,
     "plunder": ManilaState._do_plunder,
