@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.core import Action, State
 from engine.manila import data as D
+from engine.manila import events as E
 from engine.manila.state import STEPS, STEPS_3, ManilaState, free_spaces
 
 
@@ -27,8 +28,9 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
         raise ValueError("a manila-1 view: determinize takes views of the current rules")
     # A bare state (no deal, no voyage: the view gives them), then the view's position.
     state = ManilaState.__new__(ManilaState)
-    State.__init__(state, view["players"], seed, options)
-    state._as_determinized(seed, view.get("events", []))
+    State.__init__(state, view["players"], seed, options)  # a fresh generator from `seed`
+    # The log holds the view's events (as `State._as_determinized` has it), kept compact.
+    state._events = list(map(E.as_entry, view.get("events", [])))
     _board(state, view)
     _schedule(state, view, legal)
     _shares(state, view)
@@ -155,32 +157,44 @@ def _events(view: dict) -> list[dict]:
 def _shares(state: ManilaState, view: dict) -> None:
     """Own shares from the view; the others' dealt goods and face-down shares sampled."""
     seat, n = view["seat"], state.num_players
-    state.held = [{} for _ in range(n)]
-    state.mortgaged = [{} for _ in range(n)]
-    state.dealt = [[] for _ in range(n)]
-    state._purse = [None] * n
-    held = state.held[seat] = {g: view["my_shares"][g] for g in D.GOODS}
-    mortgaged = state.mortgaged[seat] = {g: view["my_mortgaged"][g] for g in D.GOODS}
-    own_bought = state.bought[seat]
-    own_dealt = {g: max(0, held[g] + mortgaged[g] - own_bought.count(g)) for g in D.GOODS}
-    state.dealt[seat] = [g for g in D.GOODS for _ in range(own_dealt[g])]
+    goods = D.GOODS
+    held = {g: view["my_shares"][g] for g in goods}
+    mortgaged = {g: view["my_mortgaged"][g] for g in goods}
+    bought = state.bought
+    own_bought = bought[seat]
+    own_dealt = {g: max(0, held[g] + mortgaged[g] - own_bought.count(g)) for g in goods}
     # Every share is in the supply, bought openly, or dealt: the others' deal is known
     # as a whole, not who got which.
+    left = {g: D.SHARES_PER_GOOD - state.supply[g] - own_dealt[g] for g in goods}
+    for purchases in bought:
+        for g in purchases:
+            left[g] -= 1
     pool = []
-    for g in D.GOODS:
-        bought = sum(goods.count(g) for goods in state.bought)
-        pool += [g] * (D.SHARES_PER_GOOD - state.supply[g] - bought - own_dealt[g])
+    for g in goods:
+        pool += [g] * left[g]
     others = [s for s in range(n) if s != seat]
-    sizes = [view["shares"][s] - len(state.bought[s]) for s in others]
+    shares, counts = view["shares"], view["mortgaged"]
+    sizes = [shares[s] - len(bought[s]) for s in others]
     if len(pool) != sum(sizes) or min(sizes, default=0) < 0:
         raise ValueError("the view's share counts do not add up")
-    state.rng.shuffle(pool)
+    state.held = all_held = [held] * n
+    state.mortgaged = all_mortgaged = [mortgaged] * n
+    state.dealt = all_dealt = [[g for g in goods for _ in range(own_dealt[g])]] * n
+    state._purse = [None] * n
+    shuffle = state.rng.shuffle
+    shuffle(pool)
+    start = 0
     for s, size in zip(others, sizes, strict=True):
-        dealt, pool = pool[:size], pool[size:]
-        state.dealt[s] = dealt
-        shares = dealt + state.bought[s]
+        all_dealt[s] = dealt = pool[start : start + size]
+        start += size
+        owned = dealt + bought[s]
         # Which shares lie face down is secret; any of them equally, the count kept.
-        state.rng.shuffle(shares)
-        count = view["mortgaged"][s]
-        state.mortgaged[s] = {g: shares[:count].count(g) for g in D.GOODS}
-        state.held[s] = {g: shares[count:].count(g) for g in D.GOODS}
+        shuffle(owned)
+        count = counts[s]
+        down = dict.fromkeys(goods, 0)
+        for g in owned[:count]:
+            down[g] += 1
+        up = dict.fromkeys(goods, 0)
+        for g in owned[count:]:
+            up[g] += 1
+        all_mortgaged[s], all_held[s] = down, up
