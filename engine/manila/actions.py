@@ -8,7 +8,7 @@ can edit them. Actions rarely offered (boarding, plunder) are built when asked f
 
 from __future__ import annotations
 
-from itertools import combinations, compress
+from itertools import combinations, compress, product
 
 from engine.manila import data as D
 
@@ -85,6 +85,37 @@ PILOT_TWO: dict[tuple, dict] = {
     for s1 in (1, -1)
     for s2 in (1, -1)
 }
+
+
+def pilot_moves(large: bool, boats: tuple[tuple[str, int], ...]) -> list[dict]:
+    """A pilot's moves for the boats at sea, given as (good, position) in the order loaded.
+
+    One boat one space either way (never below space 0); the large pilot may also
+    move one boat two spaces, or two boats one space each.
+    """
+    singles = [(g, s) for g, pos in boats for s in (1, -1) if pos + s >= 0]
+    acts: list[dict] = [PILOT_NONE]
+    acts += [PILOT_ONE[move] for move in singles]
+    if large:
+        acts += [PILOT_ONE[(g, s)] for g, pos in boats for s in (2, -2) if pos + s >= 0]
+        acts += [PILOT_TWO[pair] for pair in combinations(singles, 2) if pair[0][0] != pair[1][0]]
+    return acts
+
+
+# Every pilot's moves, by (large, boats at sea): positions above 2 offer what 2 offers,
+# so a boat's position is kept as at most 2 (`pilot_moves` gives the same list).
+PILOTS = {
+    (large, tuple(zip(goods, places, strict=True))): pilot_moves(
+        large, tuple(zip(goods, places, strict=True))
+    )
+    for large in (False, True)
+    for k in range(len(D.GOODS) + 1)
+    for goods in combinations(D.GOODS, k)
+    for places in product(range(3), repeat=k)
+}
+
+# What the harbour master pays for a share, by the step of its price: the price, at least 5.
+SHARE_COST = tuple(max(D.MIN_SHARE_PRICE, price) for price in D.PRICE_TRACK)
 
 
 def bids(low: int, high: int) -> list[dict]:

@@ -13,7 +13,6 @@ records and the generator's draws are exactly those of the plain version.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from engine.core import Action, IllegalAction, State
@@ -368,7 +367,8 @@ class ManilaState(State):
             else:
                 acts = [A.PASS]
                 supply = self.supply
-                acts += [A.BUY[g] for g in D.GOODS if supply[g] and self.share_cost(g) <= cap]
+                prices, costs = self.prices, A.SHARE_COST
+                acts += [A.BUY[g] for g in D.GOODS if supply[g] and costs[prices[g]] <= cap]
             # The player on move may also mortgage or redeem a share.
             if can_mortgage:
                 acts += A.MORTGAGE_SETS[can_mortgage]
@@ -393,7 +393,7 @@ class ManilaState(State):
 
     def share_cost(self, good: str) -> int:
         """What the harbour master pays for a share: its price, at least 5."""
-        return max(D.MIN_SHARE_PRICE, D.PRICE_TRACK[self.prices[good]])
+        return A.SHARE_COST[self.prices[good]]
 
     def free_seats(self, good: str) -> int:
         return SEAT_COUNT[good] - len(self.crew[good])
@@ -450,18 +450,10 @@ class ManilaState(State):
 
     def _pilot_actions(self, pilot: str | None) -> list[dict]:
         position, berth = self.position, self.berth
-        boats = [g for g in self.loaded if berth[g] is None]
-        # One boat one space either way (never below space 0); the large pilot may
-        # also move one boat two spaces, or two boats one space each.
-        singles = [(g, s) for g in boats for s in (1, -1) if position[g] + s >= 0]
-        acts: list[dict] = [A.PILOT_NONE]
-        acts += [A.PILOT_ONE[move] for move in singles]
-        if pilot == "large_pilot":
-            acts += [A.PILOT_ONE[(g, s)] for g in boats for s in (2, -2) if position[g] + s >= 0]
-            acts += [
-                A.PILOT_TWO[pair] for pair in combinations(singles, 2) if pair[0][0] != pair[1][0]
-            ]
-        return acts
+        boats = tuple((g, min(position[g], 2)) for g in self.loaded if berth[g] is None)
+        large = pilot == "large_pilot"
+        known = A.PILOTS.get((large, boats))  # boats loaded out of the order of GOODS: not
+        return known if known is not None else A.pilot_moves(large, boats)
 
     # -- applying actions ------------------------------------------------------
     def _do_auction(self, seat: int, action: dict) -> None:

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from engine import IllegalAction
+from engine.manila import actions as A
 from engine.manila.state import free_spaces
 from tests.unit.engine.manila.helpers import new
 
@@ -112,3 +113,19 @@ def test_an_identical_an_equal_and_an_illegal_action():
     assert json.dumps(one.record()) == json.dumps(two.record())
     with pytest.raises(IllegalAction, match="over"):
         one.apply({"type": "pass"})
+
+
+def test_the_pilot_table_gives_what_the_moves_are():
+    """A boat beyond space 2 is offered what a boat on 2 is; loaded out of order: built."""
+    for (large, boats), moves in A.PILOTS.items():
+        assert moves == A.pilot_moves(large, boats)
+        far = tuple((g, pos + 7 if pos == 2 else pos) for g, pos in boats)
+        assert A.pilot_moves(large, far) == moves
+    backwards = (("nutmeg", 1), ("jade", 0))
+    state = new(4, 1)
+    state.setup_position(
+        loaded=["nutmeg", "jade"],
+        position={"nutmeg": 1, "jade": 0},
+        berth={"nutmeg": None, "jade": None},
+    )
+    assert state._pilot_actions("large_pilot") == A.pilot_moves(True, backwards)
