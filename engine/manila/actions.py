@@ -44,6 +44,7 @@ def mask(flags) -> int:
     return sum(compress(BITS, flags))
 
 
+GOOD_BIT = {good: 1 << i for i, good in enumerate(D.GOODS)}
 # The mortgages (redemptions) offered to a seat, by the mask of the goods it holds
 # unmortgaged (mortgaged) over GOODS.
 MORTGAGE_SETS = _subsets(MORTGAGES)
@@ -153,7 +154,7 @@ def starts(loaded: list[str]) -> list[dict]:
 def handed_out(phase: str, legal: list[dict]) -> list[dict]:
     """Copies of a legal list's actions, all the way down, for a caller to keep or edit."""
     if phase == "start":
-        return [{"type": "start", "positions": dict(a["positions"])} for a in legal]
+        return [{"type": "start", "positions": a["positions"].copy()} for a in legal]
     if phase == "pilot":
         return [{"type": "pilot", "moves": list(map(dict.copy, a["moves"]))} for a in legal]
     if phase == "load":

@@ -221,9 +221,15 @@ class ManilaState(State):
             return  # the same decision goes on
         if kind == "redeem":
             good = action["good"]
-            self.mortgaged[seat][good] -= 1
+            mortgaged = self.mortgaged[seat]
+            mortgaged[good] -= 1
             self.held[seat][good] += 1
-            self._purse[seat] = None
+            purse = self._purse[seat]
+            if purse is not None:  # one more share held, maybe none left face down
+                worth, up, down = purse
+                bit = A.GOOD_BIT[good]
+                down = down if mortgaged[good] else down & ~bit
+                self._purse[seat] = (worth + D.MORTGAGE_VALUE, up | bit, down)
             self._transfer(seat, "bank", D.REDEEM_COST, "redeem")
             return
         _DO[phase](self, seat, action)
@@ -313,9 +319,15 @@ class ManilaState(State):
         self._events.append((E.PAY, "pay", payer, payee, amount, reason))
 
     def _mortgage(self, seat: int, good: str, forced: bool = False) -> None:
-        self.held[seat][good] -= 1
+        held = self.held[seat]
+        held[good] -= 1
         self.mortgaged[seat][good] += 1
-        self._purse[seat] = None
+        purse = self._purse[seat]
+        if purse is not None:  # one share face down, maybe none left held
+            worth, up, down = purse
+            bit = A.GOOD_BIT[good]
+            up = up if held[good] else up & ~bit
+            self._purse[seat] = (worth - D.MORTGAGE_VALUE, up, down | bit)
         # Manila: a mortgaged share lies face down; which good it is stays secret.
         self._transfer("bank", seat, D.MORTGAGE_VALUE, "forced_mortgage" if forced else "mortgage")
 
