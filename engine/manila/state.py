@@ -38,6 +38,11 @@ SCHEDULED_AFTER = frozenset({"start", "board", "pilot", "plunder"})
 # A voyage's schedule. Manila: with 3 players two placement rounds come before the first roll.
 STEPS_3 = ("place", "place", "roll", "place", "roll", "place", "pilots", "roll", "settle")
 STEPS = STEPS_3[1:]
+# Every seat once from a given seat on (a round's order, an auction's bidders), by table size.
+ROUND_ORDERS = {
+    n: tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in (3, 4, 5)
+}
+LAST_PRICE = len(D.PRICE_TRACK) - 1
 SEAT_COUNT = {g: len(costs) for g, costs in D.SEAT_COSTS.items()}
 # A boat's seat costs, then one no capacity reaches (the boat is full).
 SEAT_OR_FULL = {g: (*costs, 1 << 62) for g, costs in D.SEAT_COSTS.items()}
@@ -134,7 +139,7 @@ class ManilaState(State):
         n = self.num_players
         self.voyage += 1
         self.phase = "auction"
-        self.auction_active = [(previous + i) % n for i in range(n)]
+        self.auction_active = list(ROUND_ORDERS[n][previous])
         self.high_bid = 0
         self.high_bidder: int | None = None
         self.harbour_master = previous
@@ -692,17 +697,24 @@ class ManilaState(State):
     def _open_placement_round(self) -> None:
         n = self.num_players
         self.phase = "place"
-        self.round_order = [(self.harbour_master + i) % n for i in range(n)]
+        self.round_order = list(ROUND_ORDERS[n][self.harbour_master])
         self.turn = None
 
     def _roll(self) -> None:
         self.phase = "roll"
         self.rolls += 1
-        self.dice = {g: self.rng.die() for g in self.loaded}
-        self._events.append((E.ROLL, "roll", self.rolls, dict(self.dice)))
-        for g in self.loaded:
-            self._move(g, self.dice[g])
-        on_13 = [g for g in self.loaded if self.position[g] == D.PIRATE_SPACE and not self.berth[g]]
+        die, loaded, position, berth = self.rng.die, self.loaded, self.position, self.berth
+        dice = self.dice = {g: die() for g in loaded}
+        self._events.append((E.ROLL, "roll", self.rolls, dict(dice)))
+        on_13 = []  # boats at sea on the pirate space after the roll
+        for g in loaded:  # `_move` written out
+            if berth[g] is None:
+                pos = position[g] = position[g] + dice[g]
+                if pos > D.LANE_LAST:
+                    berth[g] = where = self._next_free(D.HARBOURS)
+                    self._events.append((E.GOOD_BERTH, "docked", g, where))
+                elif pos == D.PIRATE_SPACE:
+                    on_13.append(g)
         if self.rolls == 2 and on_13 and self.pirates:
             # Boarding: the captain first, then the stern pirate, each for himself.
             for pirate, role in zip(self.pirates, ("bow", "stern"), strict=False):
@@ -724,7 +736,7 @@ class ManilaState(State):
                 self.prices[g] = min(self.prices[g] + 1, len(D.PRICE_TRACK) - 1)
         # Through `emit`: the replay viewer pauses on this event (Capabilities.pause_after).
         self.emit("prices", prices={g: D.PRICE_TRACK[i] for g, i in self.prices.items()})
-        if any(D.PRICE_TRACK[i] == D.PRICE_TRACK[-1] for i in self.prices.values()):
+        if max(self.prices.values()) == LAST_PRICE:  # a good's price reached 30
             self.game_over = True
             self.turn = None
             self._events.append((E.GAME_OVER, "game_over", self._scores()))
