@@ -635,8 +635,11 @@ class ManilaState(State):
 
     # -- the automatic parts of a voyage ---------------------------------------
     def _next_free(self, berths: tuple[str, ...]) -> str:
-        used = set(self.berth.values())
-        return next(b for b in berths if b not in used)
+        used = self.berth.values()
+        for where in berths:
+            if where not in used:
+                return where
+        raise AssertionError("no free berth")  # pragma: no cover - three boats, three berths
 
     def _move(self, good: str, steps: int) -> None:
         if self.berth[good] is not None:
