@@ -33,6 +33,20 @@ def as_dict(entry: tuple) -> dict:
     return dict(zip(entry[0], entry[1:], strict=True))
 
 
+def as_fresh_dict(entry: tuple) -> dict:
+    """`as_dict` with its lists and dicts copied all the way down (for a view to hand out)."""
+    return {key: _fresh(value) for key, value in zip(entry[0], entry[1:], strict=True)}
+
+
+def _fresh(value):
+    kind = type(value)
+    if kind is list:
+        return [_fresh(item) for item in value]
+    if kind is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    return value
+
+
 def as_entry(event: dict) -> tuple:
     """A logged event dict (an `emit` call, a view's events) as a compact entry."""
     return (tuple(event), *event.values())

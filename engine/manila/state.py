@@ -117,8 +117,12 @@ class ManilaState(State):
         self._events.append((("event", *fields), kind, *fields.values()))
 
     def events_since_last_decision(self, seat: int) -> list[dict]:
-        """Public events logged since `seat` last acted (fresh dicts, as the core's)."""
-        return [E.as_dict(e) for e in self._events[self._seen[seat] :]]
+        """Public events logged since `seat` last acted: fresh dicts, nested values copied too.
+
+        A view's caller may edit what it got; the log's entries share their lists and
+        dicts with the log (`State.log`), so a view never hands those out.
+        """
+        return [E.as_fresh_dict(e) for e in self._events[self._seen[seat] :]]
 
     # -- setup ---------------------------------------------------------------
     def _deal(self) -> None:

@@ -129,3 +129,20 @@ def test_the_pilot_table_gives_what_the_moves_are():
         berth={"nutmeg": None, "jade": None},
     )
     assert state._pilot_actions("large_pilot") == A.pilot_moves(True, backwards)
+
+
+def test_editing_a_views_events_leaves_the_log_alone():
+    """Rolls, loads, starts, pilots and prices hold lists and dicts: a view hands out copies."""
+    state, chooser = new(4, 9), random.Random(9)
+    while not state.is_over():
+        seat = state.current_player()
+        logged = json.dumps(state.log)
+        for event in state.view(seat)["events"]:
+            for value in event.values():
+                if isinstance(value, dict):
+                    value.clear()
+                elif isinstance(value, list):
+                    value.append("edited")
+        assert json.dumps(state.log) == logged
+        legal = state.legal_actions()
+        state.apply(legal[chooser.randrange(len(legal))])
