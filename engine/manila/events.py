@@ -35,7 +35,15 @@ def as_dict(entry: tuple) -> dict:
 
 def as_fresh_dict(entry: tuple) -> dict:
     """`as_dict` with its lists and dicts copied all the way down (for a view to hand out)."""
-    return {key: _fresh(value) for key, value in zip(entry[0], entry[1:], strict=True)}
+    if entry[1] in NESTED_KINDS:
+        return {key: _fresh(value) for key, value in zip(entry[0], entry[1:], strict=True)}
+    return dict(zip(entry[0], entry[1:], strict=True))
+
+
+# The events that hold a list or a dict (the others hold numbers and strings only).
+NESTED_KINDS = frozenset(
+    {"loaded", "boats_start", "pilot", "roll", "plundered", "game_over", "prices"}
+)
 
 
 def _fresh(value):

@@ -16,6 +16,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.manila import actions as A
+from engine.manila import events as E
 from engine.manila.state import free_spaces
 from tests.unit.engine.manila.helpers import new
 
@@ -146,3 +147,13 @@ def test_editing_a_views_events_leaves_the_log_alone():
         assert json.dumps(state.log) == logged
         legal = state.legal_actions()
         state.apply(legal[chooser.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("n", "seed", "options"), CASES)
+def test_every_event_holding_a_list_or_dict_is_copied_for_views(n, seed, options):
+    state, chooser = new(n, seed, **options), random.Random(seed)
+    while not state.is_over():
+        state.apply(chooser.choice(state.legal_actions()))
+    for entry in state._events:  # a whole game's log
+        if any(isinstance(value, list | dict) for value in entry[2:]):
+            assert entry[1] in E.NESTED_KINDS, entry
