@@ -75,13 +75,13 @@ def _table(state: MeutererState, view: dict) -> None:
     state.mutiny_result = dict(view["mutiny"]) if view["mutiny"] else None
     state.revealed = view["characters"] is not None
     # Sales count the goods offered this round at the islands active during the offer.
-    state.sales = {island: [[None, 0] for _ in range(n)] for island in state.active}
+    state.sales = {island: [None, 0] * n for island in state.active}
     if state.phase in (OFFER, CHARACTER, MUTINY):
         for card in state.table:
             if card["stage"] == "offer" and card["island"] is not None:
-                slot = state.sales[card["island"]][card["seat"]]
-                slot[0] = card["card"]
-                slot[1] += 1
+                slots, at = state.sales[card["island"]], 2 * card["seat"]
+                slots[at] = card["card"]
+                slots[at + 1] += 1
     clockwise = state._clockwise_from(state.captain)
     state.mutiny_queue, state.refill_queue = [], []
     if state.phase == MUTINY:
