@@ -7,8 +7,8 @@ Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
 list holds those (callers get copies), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
-history), events are logged as plain dict literals, and `clone` copies field
-by field only what a move may change. Views are built only when asked for
+history), events are logged as compact tuples made dicts only when read, and
+`clone` copies field by field only what a move may change. Views are built only when asked for
 (`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
 """
 
@@ -92,11 +92,42 @@ def _discard_actions(hand: tuple[str, ...]) -> list[Action]:
     return [{"type": "discard", "cards": list(cards)} for cards in dict.fromkeys(combinations)]
 
 
+# The event log is kept compact: an entry is (its keys, "event kind", *values),
+# a tuple where the event holds a list, and is made a dict only when the log or a
+# view is read. A playout that reads neither never makes one.
+_ROUND = ("event", "round", "captain")
+_RESHUFFLE = ("event", "cards")
+_DRAW = ("event", "seat", "cards")
+_PLAY = ("event", "seat", "card", "island")
+_PASSED = ("event", "seat", "reserved")
+_DESTINATION = ("event", "seat", "island")
+_SEAT = ("event", "seat")
+_POINTS = ("event", "seat", "points")
+_REVEAL = ("event", "characters")
+_CARDS = ("event", "seat", "cards")
+_CONFLICTS = ("event", "seat", "conflicts")
+_MUTINY_RESULT = ("event", "captain_strength", "mutineer_strength", "winner")
+_SCORE = ("event", "seat", "points", "reason")
+_GAME_OVER = ("event", "scores")
+
+
+def _event_dict(entry: tuple | dict) -> dict:
+    """A logged event as the log shows it: a fresh dict, its lists fresh too.
+
+    An entry is compact, or a dict as `determinize` takes it from a view.
+    """
+    items = entry.items() if type(entry) is dict else zip(entry[0], entry[1:], strict=True)
+    return {key: list(value) if type(value) in _SEQUENCES else value for key, value in items}
+
+
+_SEQUENCES = (list, tuple)
+
+
 # The fields that hold flat lists (of numbers, names, tuples, or entries never
 # edited once made): a clone slices them. `clone` copies the nested ones deeper.
 _FLAT_FIELDS = (
-    "history", "log", "_seen", "scores", "active", "deck", "discards", "passed", "reserved",
-    "characters", "available", "seen_available", "choice_order", "conflicts",
+    "history", "_events", "_log_dicts", "_seen", "scores", "active", "deck", "discards",
+    "passed", "reserved", "characters", "available", "seen_available", "choice_order", "conflicts",
     "mutiny_queue", "refill_queue",
 )  # fmt: skip
 # The characters that take part in a mutiny (with the captain).
@@ -180,7 +211,7 @@ class MeutererState(State):
         self.mutiny_queue: list[int] = []
         self.mutiny_result: dict | None = None
         self.refill_queue: list[int] = []
-        self.log.append({"event": "round", "round": self.round, "captain": self.captain})
+        self._events.append((_ROUND, "round", self.round, self.captain))
 
     def _after_setup(self) -> None:
         # A position set before the captain's promise is the start of a round:
@@ -203,14 +234,14 @@ class MeutererState(State):
                 deck = self.deck = self.discards
                 self.discards = []
                 self.rng.shuffle(deck)
-                self.log.append({"event": "reshuffle", "cards": len(deck)})
+                self._events.append((_RESHUFFLE, "reshuffle", len(deck)))
             # Drawn one by one off the top (the end of the list): a slice, reversed.
             take = min(count - drawn, len(deck))
             hand.extend(deck[: -take - 1 : -1])
             del deck[-take:]
             drawn += take
         if drawn:
-            self.log.append({"event": "draw", "seat": seat, "cards": drawn})
+            self._events.append((_DRAW, "draw", seat, drawn))
 
     # -- the State hooks ------------------------------------------------------
     def current_player(self) -> int | None:
@@ -221,6 +252,33 @@ class MeutererState(State):
 
     def _scores(self) -> list:
         return list(self.scores)
+
+    # `State.log` as a property: the compact entries (`_events`) are made dicts once
+    # each, when the log is read (`_log_dicts` keeps them), as Manila keeps its log.
+    @property  # type: ignore[override]
+    def log(self) -> list[dict]:
+        """The public events so far, as dicts (the same list object while it grows)."""
+        made, entries = self._log_dicts, self._events
+        if len(made) < len(entries):
+            made.extend(map(_event_dict, entries[len(made) :]))
+        return made
+
+    @log.setter
+    def log(self, events: list[dict]) -> None:
+        self._events: list[tuple | dict] = list(events)
+        self._log_dicts: list[dict] = []
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log one public event (the rules log through `_events` directly).
+
+        The replay viewer watches this method for the game's `pause_after` event,
+        so "sail" is always logged through it.
+        """
+        self._events.append((("event", *fields), kind, *fields.values()))
+
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """Public events logged since `seat` last acted (fresh dicts, as the core's)."""
+        return [_event_dict(e) for e in self._events[self._seen[seat] :]]
 
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
@@ -289,7 +347,7 @@ class MeutererState(State):
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
         # True for 1) never reaches the rules, and the history records a copy of it.
         self._legal_cache = None
-        log = self.log
+        log = self._events
         self._seen[seat] = len(log)
         kind = own["type"]
         if kind == "discard":
@@ -309,16 +367,16 @@ class MeutererState(State):
                 sales[2 * seat] = card
                 sales[2 * seat + 1] += 1
             self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
-            log.append({"event": "play", "seat": seat, "card": card, "island": island})
+            log.append((_PLAY, "play", seat, card, island))
             self._next_offer_turn()
         elif kind == "pass":
             self.passed[seat] = True
             reserved = self.reserved[seat] = len(self.hands[seat])
-            log.append({"event": "pass", "seat": seat, "reserved": reserved})
+            log.append((_PASSED, "pass", seat, reserved))
             if seat == self.captain:
                 # Digest: the destination lies as many islands clockwise as he reserved.
                 destination = self.destination = (self.ship + reserved) % len(ISLANDS)
-                log.append({"event": "destination", "seat": seat, "island": destination})
+                log.append((_DESTINATION, "destination", seat, destination))
                 self._next_offer_turn()
             else:
                 # At most 3 non-captains choose among 5 characters: one is always left.
@@ -331,12 +389,12 @@ class MeutererState(State):
             self.characters[seat] = name
             self.choice_order.append(seat)
             # Which one stays secret.
-            log.append({"event": "character_taken", "seat": seat})
+            log.append((_SEAT, "character_taken", seat))
             self.phase = OFFER
             self._next_offer_turn()
         elif kind == "promise":
             points = self.pay = own["points"]
-            log.append({"event": "promise", "seat": seat, "points": points})
+            log.append((_POINTS, "promise", seat, points))
             self.phase = OFFER
         else:  # mutiny
             self._add_conflicts(seat, own["conflicts"])
@@ -396,7 +454,7 @@ class MeutererState(State):
     def _reveal(self) -> None:
         self.revealed = True
         characters = self.characters
-        self.log.append({"event": "reveal", "characters": list(characters)})
+        self._events.append((_REVEAL, "reveal", tuple(characters)))
         if "mutineer" not in characters:
             self._end_round()
             return
@@ -404,8 +462,8 @@ class MeutererState(State):
         reserved = self.reserved[mutineer]
         assert reserved is not None  # he chose a character, so he has passed
         self.mutineer_destination = (self.ship + reserved) % len(ISLANDS)
-        self.log.append(
-            {"event": "mutineer_destination", "seat": mutineer, "island": self.mutineer_destination}
+        self._events.append(
+            (_DESTINATION, "mutineer_destination", mutineer, self.mutineer_destination)
         )
         # The captain adds first, then the others involved clockwise (the captain
         # holds no character).
@@ -422,7 +480,7 @@ class MeutererState(State):
             hand.remove(card)
             discards.append(card)
         # Ruling: the stevedore discards face up onto the open discard pile.
-        self.log.append({"event": "discard", "seat": seat, "cards": list(cards)})
+        self._events.append((_CARDS, "discard", seat, tuple(cards)))
         self._refill()
 
     def _add_conflicts(self, seat: int, count: int) -> None:
@@ -431,7 +489,7 @@ class MeutererState(State):
             hand.remove(CONFLICT)
             self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
         self.conflicts[seat] += count
-        self.log.append({"event": "mutiny_add", "seat": seat, "conflicts": count})
+        self._events.append((_CONFLICTS, "mutiny_add", seat, count))
         queue = self.mutiny_queue
         if queue:
             self.turn = queue.pop(0)
@@ -440,7 +498,7 @@ class MeutererState(State):
 
     # -- scoring, sailing, clean-up ------------------------------------------
     def _end_round(self) -> None:
-        characters, captain, log = self.characters, self.captain, self.log
+        characters, captain, log = self.characters, self.captain, self._events
         won = False
         mutineer = scoring.seat_of(characters, "mutineer")
         if mutineer is not None:
@@ -453,7 +511,15 @@ class MeutererState(State):
                 "mutineer_strength": mutineer_side,
                 "winner": "mutineer" if won else "captain",
             }
-            log.append({"event": "mutiny", **self.mutiny_result})
+            log.append(
+                (
+                    _MUTINY_RESULT,
+                    "mutiny",
+                    captain_side,
+                    mutineer_side,
+                    self.mutiny_result["winner"],
+                )
+            )
         roles = scoring.role_scores(
             captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
@@ -486,17 +552,17 @@ class MeutererState(State):
         self.passed = [False] * n
         if self.round == self.rounds:
             self.phase = OVER
-            log.append({"event": "game_over", "scores": list(self.scores)})
+            log.append((_GAME_OVER, "game_over", tuple(self.scores)))
             return
         self.refill_queue = [(captain + k) % n for k in range(n)]
         self._refill()
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
-        scores, log = self.scores, self.log
+        scores, log = self.scores, self._events
         for seat, points in enumerate(deltas):
             if points:
                 scores[seat] += points
-                log.append({"event": "score", "seat": seat, "points": points, "reason": reason})
+                log.append((_SCORE, "score", seat, points, reason))
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""
@@ -512,7 +578,7 @@ class MeutererState(State):
                     # Drawn one by one off the top (the end of the list): a slice, reversed.
                     hand += deck[: -missing - 1 : -1]
                     del deck[-missing:]
-                    self.log.append({"event": "draw", "seat": seat, "cards": missing})
+                    self._events.append((_DRAW, "draw", seat, missing))
                 else:
                     self._draw(seat, missing)
             if len(hand) > HAND_SIZE:

@@ -152,3 +152,24 @@ def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players):
             expected = [{"type": "promise", "points": p} for p in range(4)]
         assert state.legal_actions() == expected, (phase, hand)
         _play(state, chooser, 1)
+
+
+def test_the_log_made_when_read_equals_the_events_as_they_happened_and_view_edits_stay_out():
+    """The compact log: read after every move or only at the end, the same dicts; a
+    caller's edit of its view's events (their lists too) reaches neither log nor views.
+    """
+    state, chooser = GAME.new_game(4, seed=3), random.Random(3)
+    read_midway = []
+    while not state.is_over():
+        for event in state.view(state.current_player())["events"]:
+            for value in event.values():
+                if isinstance(value, list):
+                    value.append("scribbled")
+        read_midway.extend(json.loads(json.dumps(state.log[len(read_midway) :])))
+        state.apply(chooser.choice(state.legal_actions()))
+    again, chooser = GAME.new_game(4, seed=3), random.Random(3)
+    _play(again, chooser, 1_000)
+    assert again.log[: len(read_midway)] == read_midway
+    assert state.log == again.log == again.clone().log
+    assert "scribbled" not in json.dumps(state.log)
+    assert any(e["event"] == "reveal" for e in read_midway)
