@@ -255,7 +255,7 @@ class MeutererState(State):
 
     # `State.log` as a property: the compact entries (`_events`) are made dicts once
     # each, when the log is read (`_log_dicts` keeps them), as Manila keeps its log.
-    @property  # type: ignore[override]
+    @property
     def log(self) -> list[dict]:
         """The public events so far, as dicts (the same list object while it grows)."""
         made, entries = self._log_dicts, self._events
