@@ -75,13 +75,13 @@ def _table(state: MeutererState, view: dict) -> None:
     state.mutiny_result = dict(view["mutiny"]) if view["mutiny"] else None
     state.revealed = view["characters"] is not None
     # Sales count the goods offered this round at the islands active during the offer.
-    state.sales = {island: [[None, 0] for _ in range(n)] for island in state.active}
+    state.sales = {island: [None, 0] * n for island in state.active}
     if state.phase in (OFFER, CHARACTER, MUTINY):
         for card in state.table:
             if card["stage"] == "offer" and card["island"] is not None:
-                slot = state.sales[card["island"]][card["seat"]]
-                slot[0] = card["card"]
-                slot[1] += 1
+                slots, at = state.sales[card["island"]], 2 * card["seat"]
+                slots[at] = card["card"]
+                slots[at + 1] += 1
     clockwise = state._clockwise_from(state.captain)
     state.mutiny_queue, state.refill_queue = [], []
     if state.phase == MUTINY:
@@ -213,17 +213,22 @@ def _order_after_the_round(state: MeutererState, view: dict) -> list[int]:
 def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
     seat, sizes = view["seat"], view["hand_sizes"]
-    state.discards = [card for card in CARDS for _ in range(view["discards"][card])]
-    seen = {card: 0 for card in CARDS}
-    for cards in (view["hand"], state.discards, [card["card"] for card in state.table]):
-        for card in cards:
-            if card not in seen:
-                raise ValueError("the view shows more cards than the deck holds")
-            seen[card] += 1
-    if any(seen[card] > DECK[card] for card in CARDS):
-        raise ValueError("the view shows more cards than the deck holds")
+    hand, table = view["hand"], [card["card"] for card in state.table]
+    discards: list[str] = []
     # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
-    pool = [card for card in CARDS for _ in range(DECK[card] - seen[card])]
+    pool: list[str] = []
+    known = 0
+    for card in CARDS:
+        shown, gone = hand.count(card) + table.count(card), view["discards"][card]
+        known += shown
+        unseen = DECK[card] - shown - max(gone, 0)
+        if unseen < 0:
+            raise ValueError("the view shows more cards than the deck holds")
+        discards += [card] * gone
+        pool += [card] * unseen
+    if known != len(hand) + len(table):  # a name that is no card
+        raise ValueError("the view shows more cards than the deck holds")
+    state.discards = discards
     if len(pool) != view["deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's card counts do not add up")
     state.rng.shuffle(pool)

@@ -7,14 +7,15 @@ Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
 list holds those (callers get copies), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
-history), events are logged as plain dict literals, and `clone` copies field
-by field only what a move may change. Views are built only when asked for
+history), events are logged as compact tuples made dicts only when read, and
+`clone` copies field by field only what a move may change. Views are built only when asked for
 (`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 from typing import Any
 
@@ -55,19 +56,78 @@ REPLAYS = ("meuterer-1",)
 _PROMISES = [{"type": "promise", "points": p} for p in range(MAX_PROMISE + 1)]
 _CHARACTER = {name: {"type": "character", "name": name} for name in CHARACTERS}
 _MUTINY = [{"type": "mutiny", "conflicts": k} for k in range(DECK[CONFLICT] + 1)]
+# Per number of conflict cards in hand: the mutiny's legal list.
+_MUTINY_LISTS = [_MUTINY[: k + 1] for k in range(DECK[CONFLICT] + 1)]
 _PLAY_CONFLICT = {"type": "play", "card": CONFLICT}
 _PASS = {"type": "pass"}
+# Per characters still available (always in their order): the legal list.
+_CHARACTER_LISTS = {
+    names: [_CHARACTER[name] for name in names]
+    for k in range(len(CHARACTERS) + 1)
+    for names in itertools.combinations(CHARACTERS, k)
+}
 # Per island: good -> the action that plays it there, for the goods it buys.
 _PLAY_AT = tuple(
     {card: {"type": "play", "card": card, "island": i} for card in GOODS if buys(i, card)}
     for i in range(len(ISLANDS))
 )
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# Per table size and seat, the seats clockwise after it, itself last.
+_AFTER = {
+    n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n)) for n in (3, 4)
+}
+
+
+@functools.cache
+def _discard_actions(hand: tuple[str, ...]) -> list[Action]:
+    """The stevedore's choices for a hand (any order): each distinct set of cards to
+    discard down to 5, in card order, the sets sorted.
+
+    A memo (of at most some 2,500 hands): the list is a legal list held by states,
+    never edited, its dicts never handed out (`legal_actions` copies their lists).
+    """
+    # Combinations of a hand in card order come in card order: keeping the
+    # first of each equal run leaves every distinct choice once, sorted.
+    combinations = itertools.combinations(sort_cards(list(hand)), len(hand) - HAND_SIZE)
+    return [{"type": "discard", "cards": list(cards)} for cards in dict.fromkeys(combinations)]
+
+
+# The event log is kept compact: an entry is (its keys, "event kind", *values),
+# a tuple where the event holds a list, and is made a dict only when the log or a
+# view is read. A playout that reads neither never makes one.
+_ROUND = ("event", "round", "captain")
+_RESHUFFLE = ("event", "cards")
+_DRAW = ("event", "seat", "cards")
+_PLAY = ("event", "seat", "card", "island")
+_PASSED = ("event", "seat", "reserved")
+_DESTINATION = ("event", "seat", "island")
+_SEAT = ("event", "seat")
+_POINTS = ("event", "seat", "points")
+_REVEAL = ("event", "characters")
+_CARDS = ("event", "seat", "cards")
+_CONFLICTS = ("event", "seat", "conflicts")
+_MUTINY_RESULT = ("event", "captain_strength", "mutineer_strength", "winner")
+_SCORE = ("event", "seat", "points", "reason")
+_GAME_OVER = ("event", "scores")
+
+
+def _event_dict(entry: tuple | dict) -> dict:
+    """A logged event as the log shows it: a fresh dict, its lists fresh too.
+
+    An entry is compact, or a dict as `determinize` takes it from a view.
+    """
+    items = entry.items() if type(entry) is dict else zip(entry[0], entry[1:], strict=True)
+    return {key: list(value) if type(value) in _SEQUENCES else value for key, value in items}
+
+
+_SEQUENCES = (list, tuple)
+
+
 # The fields that hold flat lists (of numbers, names, tuples, or entries never
 # edited once made): a clone slices them. `clone` copies the nested ones deeper.
 _FLAT_FIELDS = (
-    "history", "log", "_seen", "scores", "active", "deck", "discards", "passed", "reserved",
-    "characters", "available", "seen_available", "choice_order", "conflicts",
+    "history", "_events", "_log_dicts", "_seen", "scores", "active", "deck", "discards",
+    "passed", "reserved", "characters", "available", "seen_available", "choice_order", "conflicts",
     "mutiny_queue", "refill_queue",
 )  # fmt: skip
 # The characters that take part in a mutiny (with the captain).
@@ -142,18 +202,16 @@ class MeutererState(State):
         self.choice_order: list[int] = []
         self.revealed = False
         self.table: list[dict] = []
-        # island -> per seat [good type or None, accepted cards]; the islands
+        # island -> [good type or None, accepted cards] * seats, flat; the islands
         # active during the offer are the ones that score sales.
-        self.sales: dict[int, list[list[Any]]] = {
-            island: [[None, 0] for _ in range(n)] for island in self.active
-        }
+        self.sales: dict[int, list[Any]] = {island: [None, 0] * n for island in self.active}
         self.conflicts = [0] * n
         self.destination: int | None = None
         self.mutineer_destination: int | None = None
         self.mutiny_queue: list[int] = []
         self.mutiny_result: dict | None = None
         self.refill_queue: list[int] = []
-        self.log.append({"event": "round", "round": self.round, "captain": self.captain})
+        self._events.append((_ROUND, "round", self.round, self.captain))
 
     def _after_setup(self) -> None:
         # A position set before the captain's promise is the start of a round:
@@ -176,14 +234,14 @@ class MeutererState(State):
                 deck = self.deck = self.discards
                 self.discards = []
                 self.rng.shuffle(deck)
-                self.log.append({"event": "reshuffle", "cards": len(deck)})
+                self._events.append((_RESHUFFLE, "reshuffle", len(deck)))
             # Drawn one by one off the top (the end of the list): a slice, reversed.
             take = min(count - drawn, len(deck))
             hand.extend(deck[: -take - 1 : -1])
             del deck[-take:]
             drawn += take
         if drawn:
-            self.log.append({"event": "draw", "seat": seat, "cards": drawn})
+            self._events.append((_DRAW, "draw", seat, drawn))
 
     # -- the State hooks ------------------------------------------------------
     def current_player(self) -> int | None:
@@ -194,6 +252,33 @@ class MeutererState(State):
 
     def _scores(self) -> list:
         return list(self.scores)
+
+    # `State.log` as a property: the compact entries (`_events`) are made dicts once
+    # each, when the log is read (`_log_dicts` keeps them), as Manila keeps its log.
+    @property
+    def log(self) -> list[dict]:
+        """The public events so far, as dicts (the same list object while it grows)."""
+        made, entries = self._log_dicts, self._events
+        if len(made) < len(entries):
+            made.extend(map(_event_dict, entries[len(made) :]))
+        return made
+
+    @log.setter
+    def log(self, events: list[dict]) -> None:
+        self._events: list[tuple | dict] = list(events)
+        self._log_dicts: list[dict] = []
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log one public event (the rules log through `_events` directly).
+
+        The replay viewer watches this method for the game's `pause_after` event,
+        so "sail" is always logged through it.
+        """
+        self._events.append((("event", *fields), kind, *fields.values()))
+
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """Public events logged since `seat` last acted (fresh dicts, as the core's)."""
+        return [_event_dict(e) for e in self._events[self._seen[seat] :]]
 
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
@@ -217,9 +302,7 @@ class MeutererState(State):
         fields["rng"] = self.rng.copy()
         fields["hands"] = [hand[:] for hand in self.hands]
         fields["table"] = [card.copy() for card in self.table]
-        fields["sales"] = {
-            island: [slot[:] for slot in slots] for island, slots in self.sales.items()
-        }
+        fields["sales"] = {island: slots[:] for island, slots in self.sales.items()}
         if self.mutiny_result is not None:
             fields["mutiny_result"] = self.mutiny_result.copy()
         other = object.__new__(MeutererState)
@@ -234,16 +317,20 @@ class MeutererState(State):
             phase = self.phase
             if phase == OFFER:
                 cache = self._legal_cache = self._offer_actions(self.turn)
-            elif phase == OVER:
+                return list(map(dict.copy, cache))
+            if phase == OVER:
                 return []
-            else:
-                cache = self._legal_cache = self._legal_actions()
+            cache = self._legal_cache = self._legal_actions()
+        if self.phase == DISCARD:
+            # The only actions holding a list: a caller's edit must not reach it.
+            return [{"type": "discard", "cards": list(a["cards"])} for a in cache]
         return list(map(dict.copy, cache))
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
 
-        The base class's checks, errors and history, without its general detours.
+        The base class's checks, errors and history, without its general detours;
+        the rules of the commonest actions are written out here.
         """
         cache = self._legal_cache
         if cache is None:
@@ -254,34 +341,77 @@ class MeutererState(State):
         if not isinstance(action, dict):
             raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         try:
-            index = cache.index(action)
+            own = cache[cache.index(action)]
         except ValueError:
             raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
-        # A copy of the engine's own dict goes on: a caller's equal copy of other
-        # types (1.0 or True for 1) never reaches the rules or the replay.
-        action = cache[index].copy()
+        # The engine's own dict decides: a caller's equal copy of other types (1.0 or
+        # True for 1) never reaches the rules, and the history records a copy of it.
         self._legal_cache = None
-        self._seen[seat] = len(self.log)
-        self.history.append((seat, action))
-        self._apply(action)
+        log = self._events
+        self._seen[seat] = len(log)
+        kind = own["type"]
+        if kind == "discard":
+            self.history.append((seat, {"type": "discard", "cards": list(own["cards"])}))
+            self._discard(seat, own["cards"])
+            return
+        self.history.append((seat, own.copy()))
+        if kind == "play":
+            card = own["card"]
+            self.hands[seat].remove(card)
+            if card == CONFLICT:
+                self.conflicts[seat] += 1
+                island = None
+            else:
+                island = own["island"]
+                sales = self.sales[island]
+                sales[2 * seat] = card
+                sales[2 * seat + 1] += 1
+            self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
+            log.append((_PLAY, "play", seat, card, island))
+            self._next_offer_turn()
+        elif kind == "pass":
+            self.passed[seat] = True
+            reserved = self.reserved[seat] = len(self.hands[seat])
+            log.append((_PASSED, "pass", seat, reserved))
+            if seat == self.captain:
+                # Digest: the destination lies as many islands clockwise as he reserved.
+                destination = self.destination = (self.ship + reserved) % len(ISLANDS)
+                log.append((_DESTINATION, "destination", seat, destination))
+                self._next_offer_turn()
+            else:
+                # At most 3 non-captains choose among 5 characters: one is always left.
+                self.phase = CHARACTER
+        elif kind == "character":
+            name = own["name"]
+            available = self.available
+            self.seen_available[seat] = tuple(available)
+            available.remove(name)
+            self.characters[seat] = name
+            self.choice_order.append(seat)
+            # Which one stays secret.
+            log.append((_SEAT, "character_taken", seat))
+            self.phase = OFFER
+            self._next_offer_turn()
+        elif kind == "promise":
+            points = self.pay = own["points"]
+            log.append((_POINTS, "promise", seat, points))
+            self.phase = OFFER
+        else:  # mutiny
+            self._add_conflicts(seat, own["conflicts"])
 
     def _legal_actions(self) -> list[Action]:
-        """The legal list, of the shared action dicts where the phase has them."""
+        """The legal list, of the shared action dicts (never handed out) where it can be."""
         seat, phase = self.turn, self.phase
         if phase == OFFER:
             return self._offer_actions(seat)
+        if phase == CHARACTER:
+            return _CHARACTER_LISTS[tuple(self.available)]
+        if phase == MUTINY:
+            return _MUTINY_LISTS[self.hands[seat].count(CONFLICT)]
         if phase == PROMISE:
             return _PROMISES
-        if phase == CHARACTER:
-            return [_CHARACTER[name] for name in self.available]
-        if phase == MUTINY:
-            return _MUTINY[: self.hands[seat].count(CONFLICT) + 1]
         if phase == DISCARD:
-            extra = len(self.hands[seat]) - HAND_SIZE
-            # Combinations of a hand in card order come in card order: keeping the
-            # first of each equal run leaves every distinct choice once, sorted.
-            choices = dict.fromkeys(itertools.combinations(sort_cards(self.hands[seat]), extra))
-            return [{"type": "discard", "cards": list(cards)} for cards in choices]
+            return _discard_actions(tuple(sorted(self.hands[seat])))
         return []
 
     def _offer_actions(self, seat: int) -> list[Action]:
@@ -292,7 +422,7 @@ class MeutererState(State):
         if len(active) == 2:
             a, b = active
             at_a, at_b = _PLAY_AT[a], _PLAY_AT[b]
-            held_a, held_b = sales[a][seat][0], sales[b][seat][0]
+            held_a, held_b = sales[a][2 * seat], sales[b][2 * seat]
             for card in GOODS:
                 if card in hand:
                     if card in at_a and (held_a is None or held_a == card):
@@ -301,7 +431,7 @@ class MeutererState(State):
                         actions.append(at_b[card])
         else:
             at_a = _PLAY_AT[active[0]]
-            held_a = sales[active[0]][seat][0]
+            held_a = sales[active[0]][2 * seat]
             for card in GOODS:
                 if card in hand and card in at_a and (held_a is None or held_a == card):
                     actions.append(at_a[card])
@@ -310,73 +440,11 @@ class MeutererState(State):
         actions.append(_PASS)
         return actions
 
-    def _apply(self, action: Action) -> None:
-        kind = action["type"]
-        seat = self.turn
-        if kind == "play":
-            self._play(seat, action["card"], action.get("island"))
-            # The next seat clockwise that has not passed; none left: the reveal.
-            n, passed = self.num_players, self.passed
-            for k in range(1, n + 1):
-                if not passed[(seat + k) % n]:
-                    self.turn = (seat + k) % n
-                    return
-            self._reveal()
-        elif kind == "pass":
-            self._pass(seat)
-        elif kind == "promise":
-            self.pay = action["points"]
-            self.log.append({"event": "promise", "seat": seat, "points": self.pay})
-            self.phase = OFFER
-        elif kind == "character":
-            self.seen_available[seat] = tuple(self.available)
-            self.available.remove(action["name"])
-            self.characters[seat] = action["name"]
-            self.choice_order.append(seat)
-            # Which one stays secret.
-            self.log.append({"event": "character_taken", "seat": seat})
-            self.phase = OFFER
-            self._next_offer_turn()
-        elif kind == "mutiny":
-            self._add_conflicts(seat, action["conflicts"])
-        elif kind == "discard":
-            for card in action["cards"]:
-                self.hands[seat].remove(card)
-                self.discards.append(card)
-            # Ruling: the stevedore discards face up onto the open discard pile.
-            self.log.append({"event": "discard", "seat": seat, "cards": list(action["cards"])})
-            self._refill()
-
     # -- offer ---------------------------------------------------------------
-    def _play(self, seat: int, card: str, island: int | None) -> None:
-        self.hands[seat].remove(card)
-        if card == CONFLICT:
-            self.conflicts[seat] += 1
-        else:
-            assert island is not None  # a good is always played at an island
-            slot = self.sales[island][seat]
-            slot[0] = card
-            slot[1] += 1
-        self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
-        self.log.append({"event": "play", "seat": seat, "card": card, "island": island})
-
-    def _pass(self, seat: int) -> None:
-        self.passed[seat] = True
-        reserved = self.reserved[seat] = len(self.hands[seat])
-        self.log.append({"event": "pass", "seat": seat, "reserved": reserved})
-        if seat == self.captain:
-            # Digest: the destination lies as many islands clockwise as he reserved.
-            self.destination = (self.ship + reserved) % len(ISLANDS)
-            self.log.append({"event": "destination", "seat": seat, "island": self.destination})
-            self._next_offer_turn()
-        else:
-            # At most 3 non-captains choose among 5 characters: one is always left.
-            self.phase = CHARACTER
-
     def _next_offer_turn(self) -> None:
-        n, turn, passed = self.num_players, self.turn, self.passed
-        for k in range(1, n + 1):
-            seat = (turn + k) % n
+        """The next seat clockwise that has not passed (maybe the same); none left: the reveal."""
+        passed = self.passed
+        for seat in _AFTER[self.num_players][self.turn]:
             if not passed[seat]:
                 self.turn = seat
                 return
@@ -386,7 +454,7 @@ class MeutererState(State):
     def _reveal(self) -> None:
         self.revealed = True
         characters = self.characters
-        self.log.append({"event": "reveal", "characters": list(characters)})
+        self._events.append((_REVEAL, "reveal", tuple(characters)))
         if "mutineer" not in characters:
             self._end_round()
             return
@@ -394,8 +462,8 @@ class MeutererState(State):
         reserved = self.reserved[mutineer]
         assert reserved is not None  # he chose a character, so he has passed
         self.mutineer_destination = (self.ship + reserved) % len(ISLANDS)
-        self.log.append(
-            {"event": "mutineer_destination", "seat": mutineer, "island": self.mutineer_destination}
+        self._events.append(
+            (_DESTINATION, "mutineer_destination", mutineer, self.mutineer_destination)
         )
         # The captain adds first, then the others involved clockwise (the captain
         # holds no character).
@@ -406,13 +474,22 @@ class MeutererState(State):
         self.phase = MUTINY
         self.turn = captain
 
+    def _discard(self, seat: int, cards: list[str]) -> None:
+        hand, discards = self.hands[seat], self.discards
+        for card in cards:
+            hand.remove(card)
+            discards.append(card)
+        # Ruling: the stevedore discards face up onto the open discard pile.
+        self._events.append((_CARDS, "discard", seat, tuple(cards)))
+        self._refill()
+
     def _add_conflicts(self, seat: int, count: int) -> None:
         hand = self.hands[seat]
         for _ in range(count):
             hand.remove(CONFLICT)
             self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
         self.conflicts[seat] += count
-        self.log.append({"event": "mutiny_add", "seat": seat, "conflicts": count})
+        self._events.append((_CONFLICTS, "mutiny_add", seat, count))
         queue = self.mutiny_queue
         if queue:
             self.turn = queue.pop(0)
@@ -421,7 +498,7 @@ class MeutererState(State):
 
     # -- scoring, sailing, clean-up ------------------------------------------
     def _end_round(self) -> None:
-        characters, captain, log = self.characters, self.captain, self.log
+        characters, captain, log = self.characters, self.captain, self._events
         won = False
         mutineer = scoring.seat_of(characters, "mutineer")
         if mutineer is not None:
@@ -434,14 +511,22 @@ class MeutererState(State):
                 "mutineer_strength": mutineer_side,
                 "winner": "mutineer" if won else "captain",
             }
-            log.append({"event": "mutiny", **self.mutiny_result})
+            log.append(
+                (
+                    _MUTINY_RESULT,
+                    "mutiny",
+                    captain_side,
+                    mutineer_side,
+                    self.mutiny_result["winner"],
+                )
+            )
         roles = scoring.role_scores(
             captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
         self._add_scores(roles, "role")
         merchant = scoring.seat_of(characters, "merchant")
         for island, slots in self.sales.items():
-            counts = [slot[1] for slot in slots]
+            counts = slots[1::2]
             if any(counts):  # nobody sold here: nobody scores
                 self._add_scores(scoring.sale_scores(island, counts, merchant), _REASON[island])
         target = self.mutineer_destination if won else self.destination
@@ -467,17 +552,17 @@ class MeutererState(State):
         self.passed = [False] * n
         if self.round == self.rounds:
             self.phase = OVER
-            log.append({"event": "game_over", "scores": list(self.scores)})
+            log.append((_GAME_OVER, "game_over", tuple(self.scores)))
             return
         self.refill_queue = [(captain + k) % n for k in range(n)]
         self._refill()
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
-        scores, log = self.scores, self.log
+        scores, log = self.scores, self._events
         for seat, points in enumerate(deltas):
             if points:
                 scores[seat] += points
-                log.append({"event": "score", "seat": seat, "points": points, "reason": reason})
+                log.append((_SCORE, "score", seat, points, reason))
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""
@@ -493,7 +578,7 @@ class MeutererState(State):
                     # Drawn one by one off the top (the end of the list): a slice, reversed.
                     hand += deck[: -missing - 1 : -1]
                     del deck[-missing:]
-                    self.log.append({"event": "draw", "seat": seat, "cards": missing})
+                    self._events.append((_DRAW, "draw", seat, missing))
                 else:
                     self._draw(seat, missing)
             if len(hand) > HAND_SIZE:

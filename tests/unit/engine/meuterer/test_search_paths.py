@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 
 import pytest
 
 from engine import IllegalAction, get_game
-from engine.meuterer.data import CARDS
+from engine.meuterer.data import CARDS, buys, sort_cards
 from engine.meuterer.state import OFFER, MeutererState
 
 GAME = get_game("meuterer")
@@ -84,3 +85,91 @@ def test_a_world_from_a_parsed_view_holds_the_engines_own_strings(players):
     assert all(card is own[card] for card in world.hands[seat])
     assert all(entry["card"] is own[entry["card"]] for entry in world.table)
     assert world.view(seat) | {"events": []} == view | {"events": []}
+
+
+def _to_discard(seed: int) -> MeutererState:
+    """A 4-player game played at random to the stevedore's first discard."""
+    state, chooser = GAME.new_game(4, seed=seed), random.Random(seed)
+    while state.phase != "discard":
+        assert not state.is_over(), "no discard in this game: pick another seed"
+        _play(state, chooser, 1)
+    return state
+
+
+def test_editing_a_discards_card_list_reaches_neither_the_game_nor_its_record():
+    seed = next(s for s in range(50) if _has_discard(s))
+    state = _to_discard(seed)
+    legal = state.legal_actions()
+    before = [dict(a, cards=list(a["cards"])) for a in legal]
+    for action in legal:
+        action["cards"].append("scribbled")
+    assert state.legal_actions() == before
+    chosen = state.legal_actions()[0]
+    state.apply(chosen)
+    chosen["cards"].append("scribbled")
+    _seat, recorded = state.history[-1]
+    assert recorded == before[0]
+    # The memo other games share holds the same lists still.
+    assert _to_discard(seed).legal_actions() == before
+
+
+def _has_discard(seed: int) -> bool:
+    state, chooser = GAME.new_game(4, seed=seed), random.Random(seed)
+    while not state.is_over():
+        if state.phase == "discard":
+            return True
+        _play(state, chooser, 1)
+    return False
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players):
+    """Offers, characters, mutiny and discards from tables equal a plain build of the rules."""
+    state, chooser = GAME.new_game(players, seed=players), random.Random(players)
+    while not state.is_over():
+        seat, phase, hand = state.turn, state.phase, state.hands[state.turn]
+        if phase == "offer":
+            expected = []
+            for card in CARDS[:-1]:
+                for island in state.active:
+                    held = state.sales[island][2 * seat]
+                    if card in hand and buys(island, card) and held in (None, card):
+                        expected.append({"type": "play", "card": card, "island": island})
+            if "conflict" in hand:
+                expected.append({"type": "play", "card": "conflict"})
+            expected.append({"type": "pass"})
+        elif phase == "character":
+            expected = [{"type": "character", "name": n} for n in state.available]
+        elif phase == "mutiny":
+            k = hand.count("conflict")
+            expected = [{"type": "mutiny", "conflicts": c} for c in range(k + 1)]
+        elif phase == "discard":
+            extra = len(hand) - 5
+            combos = sorted({tuple(sort_cards(list(c))) for c in combinations(hand, extra)})
+            combos.sort(key=lambda c: [CARDS.index(card) for card in c])
+            expected = [{"type": "discard", "cards": list(c)} for c in combos]
+        else:
+            expected = [{"type": "promise", "points": p} for p in range(4)]
+        assert state.legal_actions() == expected, (phase, hand)
+        _play(state, chooser, 1)
+
+
+def test_the_log_made_when_read_equals_the_events_as_they_happened_and_view_edits_stay_out():
+    """The compact log: read after every move or only at the end, the same dicts; a
+    caller's edit of its view's events (their lists too) reaches neither log nor views.
+    """
+    state, chooser = GAME.new_game(4, seed=3), random.Random(3)
+    read_midway = []
+    while not state.is_over():
+        for event in state.view(state.current_player())["events"]:
+            for value in event.values():
+                if isinstance(value, list):
+                    value.append("scribbled")
+        read_midway.extend(json.loads(json.dumps(state.log[len(read_midway) :])))
+        state.apply(chooser.choice(state.legal_actions()))
+    again, chooser = GAME.new_game(4, seed=3), random.Random(3)
+    _play(again, chooser, 1_000)
+    assert again.log[: len(read_midway)] == read_midway
+    assert state.log == again.log == again.clone().log
+    assert "scribbled" not in json.dumps(state.log)
+    assert any(e["event"] == "reveal" for e in read_midway)
