@@ -29,6 +29,14 @@ CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
 OPEN_SEA = frozenset(
     c[0] for c in data.CIRCLES if c[0] not in (*data.DISCOVERIES, *CUBE_AT, LISBOA, CAPE)
 )
+# Per player card, the caravel (1-4) whose slot holds each colour of cube.
+SLOT_CARAVEL = {c: k for k, pair in data.CARAVEL_SLOTS.items() for c in pair}
+SLOT_CARAVEL_BEFORE_3 = {c: k for k, pair in data.CARAVEL_SLOTS_BEFORE_3.items() for c in pair}
+# The fields `clone` copies: lists of numbers and strings, and lists of such lists
+# (every other field is a number, a string, a bool or a table never edited).
+SHALLOW_LISTS = ("history", "log", "_seen", "pos", "score", "deck", "used", "pile", "drawn")
+NESTED_LISTS = ("found", "cargo", "sunk", "hand", "secret", "returned")
+DICTS = ("options", "stock", "_caravel_slots", "_slot_caravel")
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
 # Shared action dicts, never edited: a state hands out and records copies of them.
@@ -102,10 +110,9 @@ class CaravelasState(State):
     ) -> None:
         super().__init__(num_players, seed, options, version)
         # The player card this version plays: caravelas-1 and -2 had another (RULES.md).
-        self._caravel_slots = (
-            data.CARAVEL_SLOTS_BEFORE_3 if self.version in REPLAYS else data.CARAVEL_SLOTS
-        )
-        self._slot_caravel = {c: k for k, pair in self._caravel_slots.items() for c in pair}
+        before_3 = self.version in REPLAYS
+        self._caravel_slots = data.CARAVEL_SLOTS_BEFORE_3 if before_3 else data.CARAVEL_SLOTS
+        self._slot_caravel = SLOT_CARAVEL_BEFORE_3 if before_3 else SLOT_CARAVEL
         n = num_players
         self.pos = [data.LISBOA_ID] * n
         self.score = [0] * n
@@ -144,9 +151,49 @@ class CaravelasState(State):
         self.end_triggered = False
         self._start_turn()
 
+    @classmethod
+    def blank(cls, num_players: int, seed: int, options: dict | None = None) -> CaravelasState:
+        """A current-rules state with every field in place and nothing dealt, for `determinize`.
+
+        A new game would shuffle the deck and the discovery cards only for
+        determinize to throw them away (half its work); the fields keep
+        `__init__`'s order, so a blank state filled in looks like any other.
+        """
+        state = cls.__new__(cls)
+        State.__init__(state, num_players, seed, options)
+        state._caravel_slots, state._slot_caravel = data.CARAVEL_SLOTS, SLOT_CARAVEL
+        state.pos, state.score, state.found, state.cargo, state.sunk = [], [], [], [], []
+        state.stock, state.jeronimos, state.jeronimos_size = {}, 0, 0
+        state.deck, state.used, state.hand, state.secret, state.pile = [], [], [], [], []
+        state.turn, state.round, state.phase, state.drawn, state.returned = 0, 1, SAIL, [], []
+        state.end_triggered = False
+        state._start_turn()
+        return state
+
     def _after_setup(self) -> None:
         # A seat remembers only cards still in the pile (a test may set a new pile).
         self.returned = [[p for p in known if p in self.pile] for known in self.returned]
+
+    def clone(self) -> CaravelasState:
+        """As `State.clone`, field by field: each list copied as deep as it goes, no search.
+
+        Logged events and history entries are never edited: shared, as `State.clone`
+        shares them.
+        """
+        fields = self.__dict__.copy()
+        copy = list.copy
+        fields["rng"] = self.rng.copy()
+        for name in SHALLOW_LISTS:
+            fields[name] = copy(fields[name])
+        for name in NESTED_LISTS:
+            fields[name] = list(map(copy, fields[name]))
+        for name in DICTS:
+            fields[name] = dict(fields[name])
+        if self._legal_cache is not None:
+            fields["_legal_cache"] = copy(self._legal_cache)
+        other = object.__new__(type(self))
+        other.__dict__ = fields
+        return other
 
     # -- turn bookkeeping --------------------------------------------------
     def _start_turn(self) -> None:
