@@ -39,6 +39,8 @@ NESTED_LISTS = ("found", "cargo", "sunk", "hand", "secret", "returned")
 DICTS = ("options", "stock", "_caravel_slots", "_slot_caravel")
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
+HAND_SIZE, MAX_ROUNDS = data.HAND_SIZE, data.MAX_ROUNDS
+_copy = dict.copy
 # Shared action dicts, never edited: a state hands out and records copies of them.
 DRAW: Action = {"type": "draw"}
 END_TURN: Action = {"type": "end_turn"}
@@ -87,6 +89,25 @@ MOVE_EVENTS: tuple[dict[str, dict[int, dict]], ...] = tuple(
     for seat in _SEATS
 )
 END_TURN_EVENTS = tuple({"event": "end_turn", "seat": seat} for seat in _SEATS)
+# SAIL_BY_HAND[circle][hand]: SAIL_LISTS[circle] for the sorted hand's values, one lookup.
+SAIL_BY_HAND: dict[str, dict[tuple[int, ...], tuple]] = {
+    circle: {hand: lists[values] for hand, values in HAND_VALUES.items()}
+    for circle, lists in SAIL_LISTS.items()
+}
+# MOVES_FROM[circle][(value, to)]: a move from there, its card and end, and the event
+# each seat logs for it (what `apply` needs of a move, in one lookup).
+MOVES_FROM: dict[str, dict[tuple[int, str], tuple[Action, int, str, tuple[dict, ...]]]] = {
+    circle: {
+        key: (
+            a,
+            a["card"],
+            a["to"],
+            tuple(MOVE_EVENTS[seat][a["to"]][a["card"]] for seat in _SEATS),
+        )
+        for key, a in by_target.items()
+    }
+    for circle, by_target in MOVE_BY_TARGET.items()
+}
 # DISCARDS[hand]: the sub-multisets a discard may name from that hand, in legal-list
 # order; DISCARD_NAMED[hand] finds one by the cards an action names.
 DISCARDS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
@@ -268,24 +289,24 @@ class CaravelasState(State):
         phase = self.phase
         seat = self.turn
         if phase == SAIL:
+            pos = self.pos[seat]
             if self.closed or self.played >= CARDS_PER_TURN:
                 actions: tuple[Action, ...] = (END_TURN,)
             else:
                 hand = self.hand[seat]
-                values = HAND_VALUES.get(tuple(hand))
-                if values is None:  # a hand no turn deals (a test's set-up): the long way
-                    here = MOVE_ACTIONS[self.pos[seat]]
+                try:
+                    actions = SAIL_BY_HAND[pos][tuple(hand)]
+                except KeyError:  # a hand no turn deals (a test's set-up): the long way
+                    here = MOVE_ACTIONS[pos]
                     actions = (*(a for v in sorted(set(hand)) for a in here[v]), END_TURN)
-                else:
-                    actions = SAIL_LISTS[self.pos[seat]][values]
-            if self.pos[seat] in HARBOURS and self.can_draw():
+            if pos in HARBOURS and self.can_draw():
                 actions = (*actions[:-1], DRAW, END_TURN)
             # Copies: the table's dicts are shared by every state and never edited.
-            return list(map(dict.copy, actions))
+            return list(map(_copy, actions))
         if phase == DISCARD:
             hand_key = tuple(self.hand[seat])
             choices = DISCARDS.get(hand_key) or _sub_multisets(hand_key)
-            return [{"type": "discard", "cards": list(c)} for c in choices]
+            return [{"type": "discard", "cards": [*c]} for c in choices]
         return super().legal_actions()
 
     def apply(self, action: Action) -> None:
@@ -302,27 +323,42 @@ class CaravelasState(State):
                     try:
                         # A card and circle that hash and compare equal to a move from
                         # here (1.0 finds 1): with "move" and no other key, equal to it.
-                        move = MOVE_BY_TARGET[self.pos[seat]].get((action["card"], action["to"]))
-                    except (KeyError, TypeError):  # no such key, or an unhashable value
-                        move = None
-                    if (
-                        move is not None
-                        and action.get("type") == "move"
-                        and not self.closed
-                        and self.played < CARDS_PER_TURN
-                        and move["card"] in self.hand[seat]
-                    ):
-                        self._legal_cache = None
-                        self._seen[seat] = len(self.log)
-                        # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
-                        self.history.append((seat, move.copy()))
-                        self._move(move["card"], move["to"])
-                        return
+                        move, card, to, events = MOVES_FROM[self.pos[seat]][
+                            action["card"], action["to"]
+                        ]
+                    except (KeyError, TypeError):  # no such move, or an unhashable value
+                        pass
+                    else:
+                        hand = self.hand[seat]
+                        if (
+                            card in hand
+                            and action.get("type") == "move"
+                            and not self.closed
+                            and self.played < CARDS_PER_TURN
+                        ):
+                            # `_move` written out: most decisions are moves.
+                            self._legal_cache = None
+                            log = self.log
+                            self._seen[seat] = len(log)
+                            # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
+                            self.history.append((seat, move.copy()))
+                            hand.remove(card)
+                            self.used.append(card)
+                            self.played += 1
+                            self.pos[seat] = to
+                            self.arrived = True
+                            log.append(events[seat])
+                            if to not in OPEN_SEA:
+                                self._arrive(seat, to)
+                            return
                 elif action == END_TURN:
                     self._legal_cache = None
                     self._seen[seat] = len(self.log)
                     self.history.append((seat, {"type": "end_turn"}))
-                    self._end_turn()
+                    if self.hand[seat]:
+                        self.phase = DISCARD
+                    else:
+                        self._finish_turn()
                     return
             elif (
                 phase == DISCARD
@@ -368,8 +404,11 @@ class CaravelasState(State):
         self.pos[seat] = to
         self.arrived = True
         self.log.append(MOVE_EVENTS[seat][to][value])
-        if to in OPEN_SEA:
-            return
+        if to not in OPEN_SEA:
+            self._arrive(seat, to)
+
+    def _arrive(self, seat: int, to: str) -> None:
+        """What a move ending off the open sea brings: the Cape, a discovery, cubes, home."""
         if to == CAPE:
             self._round_the_cape(seat)
             return
@@ -481,12 +520,17 @@ class CaravelasState(State):
     def _finish_turn(self) -> None:
         seat = self.turn
         hand = self.hand[seat]
-        hand.extend(self._deal(data.HAND_SIZE - len(hand)))
+        deck, count = self.deck, HAND_SIZE - len(hand)
+        if 0 < count <= len(deck):  # `_deal` without a reshuffle: the order goes in the sort
+            hand += deck[-count:]
+            del deck[-count:]
+        else:
+            hand += self._deal(count)
         hand.sort()
         self.log.append(END_TURN_EVENTS[seat])
         if seat == self.num_players - 1:
             # Rule 11: the game ends once the player right of the first has played.
-            if not self.end_triggered and self.round >= data.MAX_ROUNDS:
+            if not self.end_triggered and self.round >= MAX_ROUNDS:
                 self.end_triggered = True  # house limit: a game must end (RULES.md)
                 self.emit("end_triggered", seat=seat, reason="round_limit")
             if self.end_triggered:

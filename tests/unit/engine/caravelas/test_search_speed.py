@@ -3,7 +3,9 @@
 `determinize` fills a blank state instead of dealing a new game first, and
 `clone` copies field by field: the worlds drawn are the ones drawn before
 (pinned against the engine as it stood at ef55f55), and a clone shares no list
-it could edit with its original.
+it could edit with its original. `apply`'s lookup (a move written out) leaves
+the state `State.apply`'s search of the legal list leaves, and a hand outside
+the tables is sailed the long way.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import json
 import random
 
 import engine
+from engine.caravelas.sailing import DESTINATIONS
 from engine.caravelas.state import DICTS, NESTED_LISTS, SHALLOW_LISTS, CaravelasState
+from engine.core import State
+from tests.unit.engine.caravelas.helpers import move, position
 
 GAME = engine.get_game("caravelas")
 SAMPLED = ("hand", "deck", "secret", "pile", "drawn", "returned")
@@ -71,3 +76,35 @@ def test_clone_copies_every_list_a_state_has():
         assert getattr(twin, name) == getattr(state, name)
         assert getattr(twin, name) is not getattr(state, name)
     assert twin.rng is not state.rng and twin.rng._x == state.rng._x
+
+
+def test_the_fast_apply_and_the_full_search_make_the_same_state():
+    """Every legal action at sampled points, by `apply`'s lookup and by `State.apply`'s search."""
+    chooser = random.Random(7)
+    for n in (2, 3, 4):
+        state = GAME.new_game(n, seed=n + 10)
+        for step in range(700):
+            legal = state.legal_actions()
+            if step % 11 == 0:
+                for action in legal:
+                    fast, full = state.clone(), state.clone()
+                    fast.apply(json.loads(json.dumps(action)))
+                    State.apply(full, action)
+                    assert _fields(fast) == _fields(full), action
+            state.apply(chooser.choice(legal))
+
+
+def _fields(state: CaravelasState) -> str:
+    """Every field but the cache; of the log and history (shared up to here), the new part."""
+    skip = ("rng", "_legal_cache", "log", "history")
+    fields = {k: v for k, v in vars(state).items() if k not in skip}
+    news = [state.log[-6:], len(state.log), state.history[-1:], len(state.history)]
+    return json.dumps([fields, news, state.rng._x], sort_keys=True, default=repr)
+
+
+def test_a_hand_no_turn_deals_is_sailed_the_long_way():
+    """Five cards (only a test's set-up holds them): the moves of each value, then the end."""
+    state = position(at="lisboa", hand=(1, 1, 2, 3, 5))
+    moves = [a for a in state.legal_actions() if a["type"] == "move"]
+    assert moves == [move(v, to) for v in (1, 2, 3, 5) for to in DESTINATIONS["lisboa"][v]]
+    assert state.legal_actions()[-1] == {"type": "end_turn"}
