@@ -5,9 +5,13 @@ rulings where they are silent are written in RULES.md and cited as "ruling".
 
 Speed, for bots that search (a random game is some 2,400 decisions): the legal
 lists while sailing and discarding are tables built at import (copied out, never
-rebuilt), `apply` finds a move, end of turn or discard by lookup and leaves
-every other action to `State.apply`'s search of the whole list, and moves and
-ends of turn log shared event dicts (logged events are never edited).
+rebuilt), `apply` finds a move, end of turn or discard by lookup (a move is then
+played in place) and leaves every other action to `State.apply`'s search of the
+whole list, and moves and ends of turn log shared event dicts (logged events are
+never edited). `clone` copies the known fields one by one, and `determinize`
+fills a `blank` state rather than a new game whose shuffles it would discard.
+What is left of a decision is mostly copying the legal dicts out, and the
+generator's reshuffles of the used movement cards.
 """
 
 from __future__ import annotations
