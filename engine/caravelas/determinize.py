@@ -15,8 +15,6 @@ fill the cards being chosen and the unknown pile positions in random order.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.caravelas import data
 from engine.caravelas.state import KEEP, SAIL, CaravelasState
 from engine.core import Action
@@ -24,6 +22,12 @@ from engine.core import Action
 # Rejection sampling of the others' discovery cards gives up after this many tries
 # (only an impossible view gets there: the true hands always qualify).
 MAX_TRIES = 10_000
+CARD_VALUES = sorted(data.MOVEMENT_DECK)
+# The discovery places of each colour, sorted: green first, as the others' cards are dealt.
+PLACES = {
+    colour: sorted(p for p, (c, _) in data.DISCOVERIES.items() if c == colour)
+    for colour in (data.GREEN, data.YELLOW)
+}
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> CaravelasState:
@@ -32,7 +36,7 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
         raise ValueError("not a caravelas view of the current rules")
     if view["phase"] == "over":
         raise ValueError("the game is over: nothing to determinize")
-    state = CaravelasState(view["players"], seed, options)
+    state = CaravelasState.blank(view["players"], seed, options)
     state._as_determinized(seed, view.get("events", []))
     _board(state, view)
     _movement(state, view)
@@ -61,19 +65,27 @@ def _movement(state: CaravelasState, view: dict) -> None:
     seat, sizes = view["seat"], view["movement_counts"]
     used = {int(v): count for v, count in view["movement_used"].items()}
     state.used = [v for v in sorted(used) for _ in range(used[v])]
-    seen = Counter(view["movement"]) + Counter(state.used)
-    if seen - Counter(data.MOVEMENT_DECK):
+    # The cards of each value nobody can see: the deck's, less the hand's and the used.
+    left = dict(data.MOVEMENT_DECK)
+    for v in view["movement"]:
+        left[v] = left.get(v, 0) - 1
+    for v, count in used.items():
+        if count > 0:
+            left[v] = left.get(v, 0) - count
+    if min(left.values()) < 0:
         raise ValueError("the view shows more movement cards than the deck holds")
-    pool = sorted((Counter(data.MOVEMENT_DECK) - seen).elements())
+    pool = [v for v in CARD_VALUES for _ in range(left[v])]
     if len(pool) != view["movement_deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's movement card counts do not add up")
     state.rng.shuffle(pool)
+    hands = []
     for k in range(state.num_players):
         if k == seat:
-            state.hand[k] = list(view["movement"])
+            hands.append(list(view["movement"]))
         else:
-            state.hand[k], pool = sorted(pool[: sizes[k]]), pool[sizes[k] :]
-    state.deck = pool
+            hands.append(sorted(pool[: sizes[k]]))
+            pool = pool[sizes[k] :]
+    state.hand, state.deck = hands, pool
 
 
 def _discoveries(state: CaravelasState, view: dict) -> None:
@@ -84,12 +96,7 @@ def _discoveries(state: CaravelasState, view: dict) -> None:
     known_pile = view["discovery_pile_known"]
     known = {p for places in state.found for p in places}
     known.update(view["discovery_cards"], mine_drawn, (p for p in known_pile if p))
-    unknown = {
-        colour: sorted(
-            p for p, (c, _) in data.DISCOVERIES.items() if c == colour and p not in known
-        )
-        for colour in (data.GREEN, data.YELLOW)
-    }
+    unknown = {colour: [p for p in places if p not in known] for colour, places in PLACES.items()}
     counts = view["discovery_counts"]
     hands = _deal_secrets(state, others, counts, unknown)
     state.secret = [sorted(view["discovery_cards"]) if k == seat else hands[k] for k in range(n)]

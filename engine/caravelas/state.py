@@ -5,9 +5,13 @@ rulings where they are silent are written in RULES.md and cited as "ruling".
 
 Speed, for bots that search (a random game is some 2,400 decisions): the legal
 lists while sailing and discarding are tables built at import (copied out, never
-rebuilt), `apply` finds a move, end of turn or discard by lookup and leaves
-every other action to `State.apply`'s search of the whole list, and moves and
-ends of turn log shared event dicts (logged events are never edited).
+rebuilt), `apply` finds a move, end of turn or discard by lookup (a move is then
+played in place) and leaves every other action to `State.apply`'s search of the
+whole list, and moves and ends of turn log shared event dicts (logged events are
+never edited). `clone` copies the known fields one by one, and `determinize`
+fills a `blank` state rather than a new game whose shuffles it would discard.
+What is left of a decision is mostly copying the legal dicts out, and the
+generator's reshuffles of the used movement cards.
 """
 
 from __future__ import annotations
@@ -29,8 +33,18 @@ CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
 OPEN_SEA = frozenset(
     c[0] for c in data.CIRCLES if c[0] not in (*data.DISCOVERIES, *CUBE_AT, LISBOA, CAPE)
 )
+# Per player card, the caravel (1-4) whose slot holds each colour of cube.
+SLOT_CARAVEL = {c: k for k, pair in data.CARAVEL_SLOTS.items() for c in pair}
+SLOT_CARAVEL_BEFORE_3 = {c: k for k, pair in data.CARAVEL_SLOTS_BEFORE_3.items() for c in pair}
+# The fields `clone` copies: lists of numbers and strings, and lists of such lists
+# (every other field is a number, a string, a bool or a table never edited).
+SHALLOW_LISTS = ("history", "log", "_seen", "pos", "score", "deck", "used", "pile", "drawn")
+NESTED_LISTS = ("found", "cargo", "sunk", "hand", "secret", "returned")
+DICTS = ("options", "stock", "_caravel_slots", "_slot_caravel")
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
+HAND_SIZE, MAX_ROUNDS = data.HAND_SIZE, data.MAX_ROUNDS
+_copy = dict.copy
 # Shared action dicts, never edited: a state hands out and records copies of them.
 DRAW: Action = {"type": "draw"}
 END_TURN: Action = {"type": "end_turn"}
@@ -79,6 +93,25 @@ MOVE_EVENTS: tuple[dict[str, dict[int, dict]], ...] = tuple(
     for seat in _SEATS
 )
 END_TURN_EVENTS = tuple({"event": "end_turn", "seat": seat} for seat in _SEATS)
+# SAIL_BY_HAND[circle][hand]: SAIL_LISTS[circle] for the sorted hand's values, one lookup.
+SAIL_BY_HAND: dict[str, dict[tuple[int, ...], tuple]] = {
+    circle: {hand: lists[values] for hand, values in HAND_VALUES.items()}
+    for circle, lists in SAIL_LISTS.items()
+}
+# MOVES_FROM[circle][(value, to)]: a move from there, its card and end, and the event
+# each seat logs for it (what `apply` needs of a move, in one lookup).
+MOVES_FROM: dict[str, dict[tuple[int, str], tuple[Action, int, str, tuple[dict, ...]]]] = {
+    circle: {
+        key: (
+            a,
+            a["card"],
+            a["to"],
+            tuple(MOVE_EVENTS[seat][a["to"]][a["card"]] for seat in _SEATS),
+        )
+        for key, a in by_target.items()
+    }
+    for circle, by_target in MOVE_BY_TARGET.items()
+}
 # DISCARDS[hand]: the sub-multisets a discard may name from that hand, in legal-list
 # order; DISCARD_NAMED[hand] finds one by the cards an action names.
 DISCARDS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
@@ -102,10 +135,9 @@ class CaravelasState(State):
     ) -> None:
         super().__init__(num_players, seed, options, version)
         # The player card this version plays: caravelas-1 and -2 had another (RULES.md).
-        self._caravel_slots = (
-            data.CARAVEL_SLOTS_BEFORE_3 if self.version in REPLAYS else data.CARAVEL_SLOTS
-        )
-        self._slot_caravel = {c: k for k, pair in self._caravel_slots.items() for c in pair}
+        before_3 = self.version in REPLAYS
+        self._caravel_slots = data.CARAVEL_SLOTS_BEFORE_3 if before_3 else data.CARAVEL_SLOTS
+        self._slot_caravel = SLOT_CARAVEL_BEFORE_3 if before_3 else SLOT_CARAVEL
         n = num_players
         self.pos = [data.LISBOA_ID] * n
         self.score = [0] * n
@@ -144,9 +176,49 @@ class CaravelasState(State):
         self.end_triggered = False
         self._start_turn()
 
+    @classmethod
+    def blank(cls, num_players: int, seed: int, options: dict | None = None) -> CaravelasState:
+        """A current-rules state with every field in place and nothing dealt, for `determinize`.
+
+        A new game would shuffle the deck and the discovery cards only for
+        determinize to throw them away (half its work); the fields keep
+        `__init__`'s order, so a blank state filled in looks like any other.
+        """
+        state = cls.__new__(cls)
+        State.__init__(state, num_players, seed, options)
+        state._caravel_slots, state._slot_caravel = data.CARAVEL_SLOTS, SLOT_CARAVEL
+        state.pos, state.score, state.found, state.cargo, state.sunk = [], [], [], [], []
+        state.stock, state.jeronimos, state.jeronimos_size = {}, 0, 0
+        state.deck, state.used, state.hand, state.secret, state.pile = [], [], [], [], []
+        state.turn, state.round, state.phase, state.drawn, state.returned = 0, 1, SAIL, [], []
+        state.end_triggered = False
+        state._start_turn()
+        return state
+
     def _after_setup(self) -> None:
         # A seat remembers only cards still in the pile (a test may set a new pile).
         self.returned = [[p for p in known if p in self.pile] for known in self.returned]
+
+    def clone(self) -> CaravelasState:
+        """As `State.clone`, field by field: each list copied as deep as it goes, no search.
+
+        Logged events and history entries are never edited: shared, as `State.clone`
+        shares them.
+        """
+        fields = self.__dict__.copy()
+        copy = list.copy
+        fields["rng"] = self.rng.copy()
+        for name in SHALLOW_LISTS:
+            fields[name] = copy(fields[name])
+        for name in NESTED_LISTS:
+            fields[name] = list(map(copy, fields[name]))
+        for name in DICTS:
+            fields[name] = dict(fields[name])
+        if self._legal_cache is not None:
+            fields["_legal_cache"] = copy(self._legal_cache)
+        other = object.__new__(type(self))
+        other.__dict__ = fields
+        return other
 
     # -- turn bookkeeping --------------------------------------------------
     def _start_turn(self) -> None:
@@ -221,24 +293,24 @@ class CaravelasState(State):
         phase = self.phase
         seat = self.turn
         if phase == SAIL:
+            pos = self.pos[seat]
             if self.closed or self.played >= CARDS_PER_TURN:
                 actions: tuple[Action, ...] = (END_TURN,)
             else:
                 hand = self.hand[seat]
-                values = HAND_VALUES.get(tuple(hand))
-                if values is None:  # a hand no turn deals (a test's set-up): the long way
-                    here = MOVE_ACTIONS[self.pos[seat]]
+                try:
+                    actions = SAIL_BY_HAND[pos][tuple(hand)]
+                except KeyError:  # a hand no turn deals (a test's set-up): the long way
+                    here = MOVE_ACTIONS[pos]
                     actions = (*(a for v in sorted(set(hand)) for a in here[v]), END_TURN)
-                else:
-                    actions = SAIL_LISTS[self.pos[seat]][values]
-            if self.pos[seat] in HARBOURS and self.can_draw():
+            if pos in HARBOURS and self.can_draw():
                 actions = (*actions[:-1], DRAW, END_TURN)
             # Copies: the table's dicts are shared by every state and never edited.
-            return list(map(dict.copy, actions))
+            return list(map(_copy, actions))
         if phase == DISCARD:
             hand_key = tuple(self.hand[seat])
             choices = DISCARDS.get(hand_key) or _sub_multisets(hand_key)
-            return [{"type": "discard", "cards": list(c)} for c in choices]
+            return [{"type": "discard", "cards": [*c]} for c in choices]
         return super().legal_actions()
 
     def apply(self, action: Action) -> None:
@@ -255,27 +327,42 @@ class CaravelasState(State):
                     try:
                         # A card and circle that hash and compare equal to a move from
                         # here (1.0 finds 1): with "move" and no other key, equal to it.
-                        move = MOVE_BY_TARGET[self.pos[seat]].get((action["card"], action["to"]))
-                    except (KeyError, TypeError):  # no such key, or an unhashable value
-                        move = None
-                    if (
-                        move is not None
-                        and action.get("type") == "move"
-                        and not self.closed
-                        and self.played < CARDS_PER_TURN
-                        and move["card"] in self.hand[seat]
-                    ):
-                        self._legal_cache = None
-                        self._seen[seat] = len(self.log)
-                        # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
-                        self.history.append((seat, move.copy()))
-                        self._move(move["card"], move["to"])
-                        return
+                        move, card, to, events = MOVES_FROM[self.pos[seat]][
+                            action["card"], action["to"]
+                        ]
+                    except (KeyError, TypeError):  # no such move, or an unhashable value
+                        pass
+                    else:
+                        hand = self.hand[seat]
+                        if (
+                            card in hand
+                            and action.get("type") == "move"
+                            and not self.closed
+                            and self.played < CARDS_PER_TURN
+                        ):
+                            # `_move` written out: most decisions are moves.
+                            self._legal_cache = None
+                            log = self.log
+                            self._seen[seat] = len(log)
+                            # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
+                            self.history.append((seat, move.copy()))
+                            hand.remove(card)
+                            self.used.append(card)
+                            self.played += 1
+                            self.pos[seat] = to
+                            self.arrived = True
+                            log.append(events[seat])
+                            if to not in OPEN_SEA:
+                                self._arrive(seat, to)
+                            return
                 elif action == END_TURN:
                     self._legal_cache = None
                     self._seen[seat] = len(self.log)
                     self.history.append((seat, {"type": "end_turn"}))
-                    self._end_turn()
+                    if self.hand[seat]:
+                        self.phase = DISCARD
+                    else:
+                        self._finish_turn()
                     return
             elif (
                 phase == DISCARD
@@ -321,8 +408,11 @@ class CaravelasState(State):
         self.pos[seat] = to
         self.arrived = True
         self.log.append(MOVE_EVENTS[seat][to][value])
-        if to in OPEN_SEA:
-            return
+        if to not in OPEN_SEA:
+            self._arrive(seat, to)
+
+    def _arrive(self, seat: int, to: str) -> None:
+        """What a move ending off the open sea brings: the Cape, a discovery, cubes, home."""
         if to == CAPE:
             self._round_the_cape(seat)
             return
@@ -434,12 +524,17 @@ class CaravelasState(State):
     def _finish_turn(self) -> None:
         seat = self.turn
         hand = self.hand[seat]
-        hand.extend(self._deal(data.HAND_SIZE - len(hand)))
+        deck, count = self.deck, HAND_SIZE - len(hand)
+        if 0 < count <= len(deck):  # `_deal` without a reshuffle: the order goes in the sort
+            hand += deck[-count:]
+            del deck[-count:]
+        else:
+            hand += self._deal(count)
         hand.sort()
         self.log.append(END_TURN_EVENTS[seat])
         if seat == self.num_players - 1:
             # Rule 11: the game ends once the player right of the first has played.
-            if not self.end_triggered and self.round >= data.MAX_ROUNDS:
+            if not self.end_triggered and self.round >= MAX_ROUNDS:
                 self.end_triggered = True  # house limit: a game must end (RULES.md)
                 self.emit("end_triggered", seat=seat, reason="round_limit")
             if self.end_triggered:
