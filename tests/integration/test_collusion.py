@@ -34,7 +34,10 @@ CHANNELS = [
     "abstract_socket", "sysv_shm", "posix_shm", "keyring", "page_cache", "negative_dentry",
 ]  # fmt: skip
 BARE = Runtime(sandbox_python(), None, False)
-ENOUGH = 3  # secrets that must arrive for a channel to count as open
+# Secrets that must arrive for a channel to count as open: a 16-bit secret read back by
+# chance is about one in 65 536 a read, so two cannot be luck; the timing-bound channels
+# (inotify) carried only two on a machine loaded four times over.
+ENOUGH = 2
 
 
 def colluders(folder: Path) -> list[str]:
