@@ -531,17 +531,20 @@ class ManilaState(State):
             self._events.append((E.SEAT, "placement_pass", seat))
         else:
             self._place(seat, action)
-        # The next player of this round who may still place gets the move.
-        order = self.round_order
-        if order:
-            passed, left = self.passed, self.accomplices
-            while order:
-                nxt = order.pop(0)
-                if not passed[nxt] and left[nxt] > 0:
-                    self.turn = nxt
-                    return
+        if not self._hand_on_placement():
+            self._advance()
+
+    def _hand_on_placement(self) -> bool:
+        """Give the move to the next seat of this round who may still place; False (and
+        nobody on the move) when the round has none left."""
+        order, passed, left = self.round_order, self.passed, self.accomplices
+        while order:
+            seat = order.pop(0)
+            if not passed[seat] and left[seat] > 0:
+                self.turn = seat
+                return True
         self.turn = None
-        self._advance()
+        return False
 
     def _place(self, seat: int, action: dict) -> None:
         space = action["space"]
@@ -667,15 +670,8 @@ class ManilaState(State):
                     self.queue.pop(0)  # nothing to decide: skip this pirate or pilot
                     continue
                 return
-            if phase == "place":
-                # The next player of this round who may still place gets the move.
-                order, passed, left = self.round_order, self.passed, self.accomplices
-                while order:
-                    seat = order.pop(0)
-                    if not passed[seat] and left[seat] > 0:
-                        self.turn = seat
-                        return
-                self.turn = None
+            if phase == "place" and self._hand_on_placement():
+                return
             self.step += 1
             step = self.steps[self.step]
             if step == "place":
