@@ -13,6 +13,46 @@ from typing import Any, NamedTuple, Protocol
 
 Action = dict[str, Any]
 
+# The values a shared action may hold: JSON scalars (a list would be shared too).
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class SharedAction(dict):
+    """An action a game makes once and hands to every caller without copying it.
+
+    A playout asks for a legal list at every decision; copying each action dict
+    for it was a fifth of a decision's time, for dicts nobody edits. So a legal
+    list holds these, and they refuse edits (one changed would change the game's
+    tables for every state): `dict(action)` or `action.copy()` is an editable
+    copy. JSON, `==`, `copy`, `deepcopy` and pickle see the plain dict it is.
+    Its values are JSON scalars only, so nothing inside it can be edited either.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        super().__init__(*args, **fields)
+        for key, value in self.items():
+            if not isinstance(value, _SCALARS):
+                raise TypeError(f"a shared action holds JSON scalars, not {key}={value!r}")
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            "an action from legal_actions() is shared and read-only: edit a copy (dict(action))"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return dict(self)
+
+    def __reduce__(self) -> tuple:
+        return (dict, (dict(self),))
+
 
 class IllegalAction(ValueError):
     """An action that is not one of `legal_actions()` for the current player."""
@@ -319,7 +359,7 @@ class State:
             "seed": self.seed,
             "players": self.num_players,
             "options": dict(self.options),
-            "actions": [[seat, action] for seat, action in self.history],
+            "actions": [[seat, _copy_dict(action)] for seat, action in self.history],
             "result": self.result() if self.is_over() else None,
         }
 
@@ -362,7 +402,7 @@ def find_legal(legal: list[Action], action: Any) -> int | None:
 
 
 def _same_types(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
+    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
         return False
     if isinstance(a, dict):
         return all(_same_types(value, b[key]) for key, value in a.items())
