@@ -44,6 +44,7 @@ WORDS = {
     404: "not found",
     409: "conflicts with the current state",
     410: "gone for good (a replay past the retention policy)",
+    405: "not a method this path takes",
     413: "too large",
     429: "over a limit; try again after Retry-After seconds",
 }
@@ -196,6 +197,34 @@ def _upload(settings: Settings) -> dict:
                 e429=f"over {per_hour} stored or {refused} refused uploads an hour",
             ),
         },
+    }
+
+
+def _upload_refused(settings: Settings) -> dict:
+    """GET /versions: the answer nginx gives an upload over its own body limit."""
+    return {
+        "operationId": "explainRefusedUpload",
+        "summary": "Why the proxy refused an upload (answered for nginx, not called by you)",
+        "description": "Behind the site's nginx, a POST /versions whose body is over"
+        " nginx's own limit never reaches the app: nginx asks this for its answer, so the"
+        " upload gets the 413 the app gives a file over"
+        f' {settings.max_bot_bytes:,} bytes (the size and the limit, `"field": "file"`),'
+        " in JSON. Any other GET is 405: upload with POST.",
+        "parameters": [
+            {
+                "name": "refused_bytes",
+                "in": "query",
+                "required": False,
+                "description": "the refused body's Content-Length",
+                "schema": {"type": "integer", "minimum": 0},
+            }
+        ],
+        "responses": _errors(
+            405,
+            413,
+            e405="no refused size over the limit: upload with POST",
+            e413="the refused upload's size and the limit",
+        ),
     }
 
 
@@ -535,7 +564,7 @@ def document(games: list[str], settings: Settings) -> dict:
     games_schema = ref("GameName")
     paths = _reads(games_schema, default_per_page(settings), settings.rating_shown)
     paths["/me"] = {"get": _me()}
-    paths["/versions"] = {"post": _upload(settings)}
+    paths["/versions"] = {"post": _upload(settings), "get": _upload_refused(settings)}
     paths["/versions/{version_id}/resume"] = {
         "post": {
             "operationId": "resumeVersion",

@@ -17,6 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 import engine
 from ladder.errors import ServiceError
 from ladder.extensions import app_settings, csrf, db
+from ladder.inputs import whole_number
 from ladder.models import MAX_ID, valid_id
 from ladder.queries import boards as queries
 from ladder.queries import certainty, replay_archive, resolved, table_mix
@@ -25,6 +26,7 @@ from ladder.queries import tournaments as tournament_queries
 from ladder.queries import version_tests as test_queries
 from ladder.services import accounts, bots, matches, triage, version_tests, viewer
 from ladder.services.bots import check_game
+from ladder.services.uploads import too_large
 from ladder.transactions import unit_of_work
 from ladder.web.api.bodies import json_body
 from ladder.web.api.openapi import document
@@ -316,6 +318,19 @@ def upload():
         promote=_flag("promote", True),
     )
     return jsonify(queries.version_summary(created, True)), 201
+
+
+@bp.get("/versions")
+def upload_refused_by_the_proxy():
+    """Where nginx sends an upload over its own body limit (deploy/nginx), as a GET with
+    the body's size: the 413 the app gives a file over the limit, in JSON, not nginx's
+    HTML. Any other GET is told to POST."""
+    limit = app_settings().max_bot_bytes
+    refused = whole_number(request.args.get("refused_bytes"))
+    if refused is None or refused <= limit:
+        body, status = respond(405, "upload a bot with POST /api/v1/versions")
+        return body, status, {"Allow": "POST"}
+    return respond(413, too_large("", refused, limit, unread=True), "file")
 
 
 @bp.errorhandler(RequestEntityTooLarge)

@@ -206,3 +206,14 @@ def test_an_upload_form_over_nginxs_limit_comes_back_with_the_size_and_the_limit
     page = body.decode()
     assert '<div class="error">the upload is about 3 MiB; the limit is 512 KiB</div>' in page
     assert "<h1>Upload a bot</h1>" in page
+
+
+def test_an_api_upload_over_nginxs_limit_gets_the_apis_json_413(proxied):
+    _, secure = proxied
+    headers = {"Content-Length": str(3 << 20), "Content-Type": "multipart/form-data; boundary=zz"}
+    status, answered, body = https(secure, "POST", "/api/v1/versions", headers)
+    assert status == 413 and answered["Content-Type"] == "application/json"
+    assert json.loads(body) == {
+        "error": "the upload is about 3 MiB; the limit is 512 KiB",
+        "field": "file",
+    }
