@@ -123,6 +123,10 @@ def test_bot_page_draws_the_rating_history(page, site):
     page.get_by_text("Rating history as a table").click()
     expect(page.locator("details.chart-table table tr").nth(1)).to_be_visible()
     shot(page, "11-bot-page")
+    # The legend's numbers are written as the table's (Python's): exact ties to even.
+    values = [25.125, 25.135, -25.125, -0.375, 0.625, 18.875, 3.005, 19.28, -1.0, 0.0]
+    written = page.evaluate("vs => vs.map(window.TradewindsCharts.twoPlaces)", values)
+    assert written == [f"{v:.2f}" for v in values]
 
 
 def test_keyboard_skip_link_and_visible_focus(page, site):

@@ -76,5 +76,16 @@
     return chart;
   }
 
-  window.TradewindsCharts = { readJson: readJson, draw: draw };
+  /* A number with two decimals as the page's tables write it (Python's format): an
+     exact tie, such as 25.125, goes to the even digit, where toFixed rounds it up. The
+     legend and the table beside it then never differ in the last digit. */
+  function twoPlaces(v) {
+    if (Number.isInteger(v * 8) && !Number.isInteger(v * 4)) {  /* m/8, m odd: a tie */
+      var low = Math.floor(v * 100);  /* exact: v * 100 is a multiple of 12.5 */
+      return ((low % 2 === 0 ? low : low + 1) / 100).toFixed(2);
+    }
+    return v.toFixed(2);
+  }
+
+  window.TradewindsCharts = { readJson: readJson, draw: draw, twoPlaces: twoPlaces };
 })();

@@ -16,14 +16,14 @@
   var xs = data.skill.map(function (_, i) { return i + 1; });
   var last = xs.length - 1;
   var at = function (idx) { return idx == null ? last : idx; };
-  var fixed = function (v) { return v == null ? "none" : v.toFixed(2); };
+  var fixed = function (v) { return v == null ? "none" : charts.twoPlaces(v); };
   var resolved = data.resolved || [];
   var hasResolved = resolved.some(function (v) { return v != null; });
   /* The re-solved point at or before a match: the curve holds one a day. */
   var resolvedAt = function (idx) {
     for (var i = at(idx); i >= 0; i--) {
       if (resolved[i] != null) {
-        return resolved[i].toFixed(2) + " (" + data.resolved_day[i] + ")";
+        return charts.twoPlaces(resolved[i]) + " (" + data.resolved_day[i] + ")";
       }
     }
     return "not re-solved before this match";
