@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, IllegalAction, State
+from engine.core import Action, IllegalAction, SharedAction, State
 from engine.manila import actions as A
 from engine.manila import data as D
 from engine.manila import events as E
@@ -183,7 +183,7 @@ class ManilaState(State):
         return self.game_over
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        """Every action the current player may take now, in a fresh list (`A.handed_out`)."""
         if self.game_over or self.turn is None:
             return []
         legal = self._legal_cache
@@ -192,7 +192,7 @@ class ManilaState(State):
         phase = self.phase
         if phase in NESTED_PHASES:
             return A.handed_out(phase, legal)
-        return list(map(dict.copy, legal))
+        return legal[:]  # read-only shared actions (`actions.py`): the list is the caller's
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
@@ -369,7 +369,7 @@ class ManilaState(State):
 
     # -- legal actions ---------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
-        """The legal list, made of shared dicts (`actions.py`); callers get copies."""
+        """The legal list, made of shared dicts (`actions.py`); never edited once made."""
         seat = self.turn
         assert seat is not None  # asked only while a seat is on move
         phase = self.phase
@@ -406,10 +406,8 @@ class ManilaState(State):
             return self._board_actions()
         if phase == "plunder":
             good = self.queue[0][2]
-            return [
-                {"type": "plunder", "good": good, "to": "harbour"},
-                {"type": "plunder", "good": good, "to": "shipyard"},
-            ]
+            assert good is not None  # a plunder's queue entry names its boat
+            return A.PLUNDER[good]
         raise AssertionError(phase)  # pragma: no cover - every phase on move is above
 
     def share_cost(self, good: str) -> int:
@@ -458,7 +456,7 @@ class ManilaState(State):
         ]
         acts: list[Action] = [A.STAY]
         free = [g for g in targets if self.free_seats(g)]
-        acts += [{"type": "board", "good": g} for g in free]
+        acts += [A.BOARD[g] for g in free]
         if self.options["pirate_variant"] and not free:
             # Variant: a full boat may be boarded by sending one accomplice home;
             # a pirate who boarded this voyage cannot be sent home.
@@ -466,7 +464,7 @@ class ManilaState(State):
                 crew, boarded = self.crew[g], self.boarded[g]
                 for owner in sorted(set(crew)):
                     if crew.count(owner) > boarded.count(owner):
-                        acts.append({"type": "board", "good": g, "evict": owner})
+                        acts.append(SharedAction(type="board", good=g, evict=owner))
         return acts
 
     def _pilot_actions(self, pilot: str | None) -> list[dict]:
