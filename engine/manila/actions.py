@@ -22,7 +22,7 @@ STAY: dict = SharedAction(type="stay")
 # Every bid up to this amount is made once; a higher one (a seat with more than
 # this to raise) is built when offered.
 BID_TABLE = 400
-BIDS = [SharedAction(type="bid", amount=a) for a in range(BID_TABLE)]
+BIDS: list[dict] = [SharedAction(type="bid", amount=a) for a in range(BID_TABLE)]
 
 BUY = {g: SharedAction(type="buy", good=g) for g in D.GOODS}
 MORTGAGE = {g: SharedAction(type="mortgage", good=g) for g in D.GOODS}

@@ -381,8 +381,13 @@ class ManilaState(State):
             if phase == "place":
                 acts = self._placements(seat, cap)
             elif phase == "auction":
-                if cap < A.BID_TABLE:
-                    acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+                high = self.high_bid
+                if high < cap < A.BID_TABLE:
+                    # The bids from high + 1 to cap, after the one slot that becomes the pass.
+                    acts = A.BIDS[high : cap + 1]
+                    acts[0] = A.PASS
+                elif cap < A.BID_TABLE:
+                    acts = [A.PASS]
                 else:
                     acts = A.bids(self.high_bid + 1, cap)
             else:

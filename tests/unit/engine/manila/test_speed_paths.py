@@ -217,3 +217,20 @@ def test_every_table_action_is_shared_and_equal_to_its_plain_form():
     assert A.bids(A.BID_TABLE - 1, A.BID_TABLE + 1)[1:] == [
         {"type": "bid", "amount": a} for a in range(A.BID_TABLE - 1, A.BID_TABLE + 2)
     ]
+
+
+@pytest.mark.parametrize(("n", "seed", "options"), CASES[:4])
+def test_an_auction_offers_pass_then_every_bid_it_can_raise(n, seed, options):
+    """The bid list sliced from the table, held to the plain rule."""
+    for state, legal in _decisions(n, seed, options):
+        if state.phase != "auction":
+            continue
+        seat = state.current_player()
+        cap = state.capacity(seat)
+        bids = [a for a in legal if a["type"] in ("pass", "bid")]
+        assert bids == [{"type": "pass"}] + [
+            {"type": "bid", "amount": a} for a in range(state.high_bid + 1, cap + 1)
+        ]
+    state = new(3, 1)  # nothing to raise: the pass alone
+    state.setup_position(cash=[0, 0, 0], held=[dict.fromkeys(A.GOOD_BIT, 0)] * 3)
+    assert state.legal_actions() == [{"type": "pass"}]
