@@ -710,7 +710,10 @@ class ManilaState(State):
         self.phase = "roll"
         self.rolls += 1
         die, loaded, position, berth = self.rng.die, self.loaded, self.position, self.berth
-        dice = self.dice = {g: die() for g in loaded}
+        dice: dict[str, int] = {}
+        for g in loaded:  # a loop, not a comprehension (a function call each roll)
+            dice[g] = die()
+        self.dice = dice
         self._events.append((E.ROLL, "roll", self.rolls, dict(dice)))
         on_13 = []  # boats at sea on the pirate space after the roll
         for g in loaded:  # `_move` written out
