@@ -201,14 +201,14 @@ class ManilaState(State):
         engine's own action dict (a caller's equal copy of other types, 41.0 for 41,
         never reaches the rules or the replay).
         """
-        seat = self.turn
-        if seat is None or self.game_over:
-            raise IllegalAction("the game is over")
-        if type(action) is not dict and not isinstance(action, dict):
-            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         legal = self._legal_cache
-        if legal is None:
+        if legal is None:  # (a cached list means a seat is on move)
+            if self.turn is None or self.game_over:
+                raise IllegalAction("the game is over")
             legal = self._legal_actions()
+        seat: int = self.turn  # type: ignore[assignment]  # on move, as just said
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         try:
             index = legal.index(action)
         except ValueError:
@@ -437,8 +437,11 @@ class ManilaState(State):
         berth, crew = self.berth, self.crew
         if cap == 0 and not self._v1_stowaways:
             # Manila, «Polizones»: with no money and no share to borrow on, a player
-            # may place only as a stowaway on a free boat seat, at no cost.
-            return acts + [A.PLACE_BOAT[g] for g in self._open_boats()]
+            # may place only as a stowaway on a free boat seat, at no cost (`_open_boats`).
+            for good in self.loaded:
+                if berth[good] is None and len(crew[good]) < SEAT_COUNT[good]:
+                    acts.append(A.PLACE_BOAT[good])
+            return acts
         for good in self.loaded:
             if berth[good] is None and SEAT_OR_FULL[good][len(crew[good])] <= cap:
                 acts.append(A.PLACE_BOAT[good])
