@@ -1,28 +1,32 @@
 """Manila's action dicts, made once at import: legal lists are built from these.
 
 A legal list is a few list operations on shared dicts instead of a dict built per
-action per decision. The shared dicts never leave the engine: `legal_actions()`
-hands out copies and the history keeps a copy of the one applied, so no caller
-can edit them. Actions rarely offered (boarding, plunder) are built when asked for.
+action per decision. The flat actions (a type and scalars) are `SharedAction`s,
+read-only, so `legal_actions()` hands them out as they are in a fresh list; the
+few that hold a list or a dict (loads, starts, pilot moves) are plain dicts handed
+out as copies all the way down (`handed_out`). The history keeps the engine's own
+dict and a record copies it. Actions rarely offered (an eviction, a bid above the
+table) are built when asked for.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, compress, product
 
+from engine.core import SharedAction
 from engine.manila import data as D
 
-PASS = {"type": "pass"}
-STAY = {"type": "stay"}
+PASS: dict = SharedAction(type="pass")
+STAY: dict = SharedAction(type="stay")
 
 # Every bid up to this amount is made once; a higher one (a seat with more than
 # this to raise) is built when offered.
 BID_TABLE = 400
-BIDS = [{"type": "bid", "amount": a} for a in range(BID_TABLE)]
+BIDS: list[dict] = [SharedAction(type="bid", amount=a) for a in range(BID_TABLE)]
 
-BUY = {g: {"type": "buy", "good": g} for g in D.GOODS}
-MORTGAGE = {g: {"type": "mortgage", "good": g} for g in D.GOODS}
-REDEEM = {g: {"type": "redeem", "good": g} for g in D.GOODS}
+BUY = {g: SharedAction(type="buy", good=g) for g in D.GOODS}
+MORTGAGE = {g: SharedAction(type="mortgage", good=g) for g in D.GOODS}
+REDEEM = {g: SharedAction(type="redeem", good=g) for g in D.GOODS}
 # In the order of GOODS, as the legal list offers them (and as a seat's shares are kept).
 MORTGAGES = tuple(MORTGAGE.values())
 REDEEMS = tuple(REDEEM.values())
@@ -52,9 +56,9 @@ REDEEM_SETS = _subsets(REDEEMS)
 
 LOADS = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
 
-PLACE_BOAT = {g: {"type": "place", "space": "boat", "good": g} for g in D.GOODS}
+PLACE_BOAT = {g: SharedAction(type="place", space="boat", good=g) for g in D.GOODS}
 # Placements on the spaces other than boat seats, in the order of SPACES (as offered).
-PLACE_SPACE = tuple({"type": "place", "space": space} for space in D.SPACES)
+PLACE_SPACE = tuple(SharedAction(type="place", space=space) for space in D.SPACES)
 PIRATE_AT = D.SPACES.index("pirate")  # a state keeps the other spaces in this order
 PIRATE_BIT = 1 << PIRATE_AT
 SPACE_BIT = {space: 1 << i for i, space in enumerate(D.SPACES)}
@@ -67,6 +71,13 @@ DEAREST_SPACE = max(D.SPACE_COST.values())
 AFFORDABLE = tuple(
     mask(D.SPACE_COST[space] <= cap for space in D.SPACES) for cap in range(DEAREST_SPACE)
 )
+
+# Boarding a boat with a free seat, and sending a plundered boat to a harbour or shipyard.
+BOARD = {g: SharedAction(type="board", good=g) for g in D.GOODS}
+PLUNDER: dict[str, list[dict]] = {
+    g: [SharedAction(type="plunder", good=g, to=to) for to in ("harbour", "shipyard")]
+    for g in D.GOODS
+}
 
 # Pilot moves: none, one boat by (good, steps), or two boats by ((good, ±1), (good, ±1)).
 PILOT_NONE: dict = {"type": "pilot", "moves": []}
@@ -123,7 +134,7 @@ def bids(low: int, high: int) -> list[dict]:
     """Pass, then the bids from `low` to `high` pesos, in order (a new list)."""
     if high < BID_TABLE:
         return [PASS, *BIDS[low : high + 1]]
-    more = [{"type": "bid", "amount": a} for a in range(max(low, BID_TABLE), high + 1)]
+    more = [SharedAction(type="bid", amount=a) for a in range(max(low, BID_TABLE), high + 1)]
     return [PASS, *BIDS[low:], *more]
 
 
@@ -152,14 +163,17 @@ def starts(loaded: list[str]) -> list[dict]:
 
 
 def handed_out(phase: str, legal: list[dict]) -> list[dict]:
-    """Copies of a legal list's actions, all the way down, for a caller to keep or edit."""
+    """A legal list for a caller to keep or edit: a fresh list, nested actions copied.
+
+    The flat actions are read-only `SharedAction`s and go out as they are.
+    """
     if phase == "start":
         return [{"type": "start", "positions": a["positions"].copy()} for a in legal]
     if phase == "pilot":
         return [{"type": "pilot", "moves": list(map(dict.copy, a["moves"]))} for a in legal]
     if phase == "load":
         return [{"type": "load", "goods": list(a["goods"])} for a in legal]
-    return list(map(dict.copy, legal))
+    return legal[:]
 
 
 def copied(action: dict) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from engine.core import Action, State
 from engine.manila import data as D
 from engine.manila import events as E
-from engine.manila.state import STEPS, STEPS_3, ManilaState, free_spaces
+from engine.manila.state import SPACE_KEYS, STEPS, STEPS_3, ManilaState, free_spaces
 
 
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> ManilaState:
@@ -47,9 +47,12 @@ def _board(state: ManilaState, view: dict) -> None:
     state.cash = list(view["cash"])
     # Money only moves between seats and the bank, so the bank's books follow.
     state.bank = n * D.START_CASH - sum(state.cash)
-    state.prices = {g: D.PRICE_TRACK.index(view["prices"][g]) for g in D.GOODS}
-    state.supply = {g: view["supply"][g] for g in D.GOODS}
-    state.bought = [list(goods) for goods in view["bought"]]
+    goods = D.GOODS
+    # As `{g: view["prices"][g] ...}` would, in the order of GOODS: no comprehension.
+    steps = map(D.PRICE_TRACK.index, map(view["prices"].__getitem__, goods))
+    state.prices = dict(zip(goods, steps, strict=True))
+    state.supply = dict(zip(goods, map(view["supply"].__getitem__, goods), strict=True))
+    state.bought = list(map(list, view["bought"]))
     state.phase = view["phase"]
     state.turn = view["to_move"]
     state.game_over = False
@@ -57,14 +60,25 @@ def _board(state: ManilaState, view: dict) -> None:
     state.auction_active = list(auction["bidding"]) if auction else []
     state.high_bid = auction["high_bid"] if auction else 0
     state.high_bidder = auction["high_bidder"] if auction else None
-    boats = view["boats"]
-    state.loaded = [b["good"] for b in boats]
-    state.position = {b["good"]: b["position"] for b in boats if b["position"] is not None}
-    state.crew = {b["good"]: list(b["crew"]) for b in boats}
-    state.boarded = {b["good"]: list(b["boarded"]) for b in boats}
-    state.berth = {b["good"]: b["berth"] for b in boats}
-    state.plundered = [b["good"] for b in boats if b["plundered"]]
-    state.spaces = {s: view["spaces"][s] for s in D.SPACES if s != "pirate"}  # in rule order
+    # The boats in one pass (their order is the order loaded).
+    state.loaded = loaded = []
+    state.position = position = {}
+    state.crew = crew = {}
+    state.boarded = boarded = {}
+    state.berth = berth = {}
+    state.plundered = plundered = []
+    for boat in view["boats"]:
+        good = boat["good"]
+        loaded.append(good)
+        if boat["position"] is not None:
+            position[good] = boat["position"]
+        crew[good] = list(boat["crew"])
+        boarded[good] = list(boat["boarded"])
+        berth[good] = boat["berth"]
+        if boat["plundered"]:
+            plundered.append(good)
+    spaces = map(view["spaces"].__getitem__, SPACE_KEYS)
+    state.spaces = dict(zip(SPACE_KEYS, spaces, strict=True))  # in rule order
     state._free = free_spaces(state.spaces)
     state.pirates = list(view["pirates"])
     state.accomplices = list(view["accomplices"])
@@ -158,20 +172,19 @@ def _shares(state: ManilaState, view: dict) -> None:
     """Own shares from the view; the others' dealt goods and face-down shares sampled."""
     seat, n = view["seat"], state.num_players
     goods = D.GOODS
-    held = {g: view["my_shares"][g] for g in goods}
-    mortgaged = {g: view["my_mortgaged"][g] for g in goods}
-    bought = state.bought
+    held = dict(zip(goods, map(view["my_shares"].__getitem__, goods), strict=True))
+    mortgaged = dict(zip(goods, map(view["my_mortgaged"].__getitem__, goods), strict=True))
+    bought, supply = state.bought, state.supply
     own_bought = bought[seat]
-    own_dealt = {g: max(0, held[g] + mortgaged[g] - own_bought.count(g)) for g in goods}
+    every_purchase = [g for purchases in bought for g in purchases]
     # Every share is in the supply, bought openly, or dealt: the others' deal is known
     # as a whole, not who got which.
-    left = {g: D.SHARES_PER_GOOD - state.supply[g] - own_dealt[g] for g in goods}
-    for purchases in bought:
-        for g in purchases:
-            left[g] -= 1
-    pool = []
+    own_dealt: list[str] = []
+    pool: list[str] = []
     for g in goods:
-        pool += [g] * left[g]
+        mine = max(0, held[g] + mortgaged[g] - own_bought.count(g))
+        own_dealt += [g] * mine
+        pool += [g] * (D.SHARES_PER_GOOD - supply[g] - mine - every_purchase.count(g))
     others = [s for s in range(n) if s != seat]
     shares, counts = view["shares"], view["mortgaged"]
     sizes = [shares[s] - len(bought[s]) for s in others]
@@ -179,7 +192,7 @@ def _shares(state: ManilaState, view: dict) -> None:
         raise ValueError("the view's share counts do not add up")
     state.held = all_held = [held] * n
     state.mortgaged = all_mortgaged = [mortgaged] * n
-    state.dealt = all_dealt = [[g for g in goods for _ in range(own_dealt[g])]] * n
+    state.dealt = all_dealt = [own_dealt] * n
     state._purse = [None] * n
     shuffle = state.rng.shuffle
     shuffle(pool)

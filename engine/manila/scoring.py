@@ -16,14 +16,36 @@ if TYPE_CHECKING:
 
 
 def settle(state: ManilaState) -> None:
-    """Send unberthed boats to the shipyards and pay every profit of the voyage."""
-    for good in state.loaded:
-        if state.berth[good] is None:
-            state.berth[good] = where = state._next_free(D.SHIPYARDS)
-            state._events.append((E.GOOD_BERTH, "to_shipyard", good, where))
-    _pay_pirates(state)
-    _pay_crews(state)
-    _pay_harbours(state)
+    """Send unberthed boats to the shipyards and pay every profit of the voyage.
+
+    The bank's payments A-C are written out (`_transfer` for each, the events in
+    the same order): every voyage ends here, so a playout pays this at each.
+    """
+    loaded, berth, events = state.loaded, state.berth, state._events
+    for good in loaded:
+        if berth[good] is None:
+            berth[good] = where = state._next_free(D.SHIPYARDS)
+            events.append((E.GOOD_BERTH, "to_shipyard", good, where))
+    cash, plundered = state.cash, state.plundered
+    paid = 0  # what the bank pays out in A-C
+    # A. Pirates still on the pirate ship share each plundered boat's profit.
+    for good in plundered:
+        paid += _split(cash, events, D.PROFIT[good], state.pirates, "plunder")
+    # B. A docked boat pays its crew; one share per accomplice.
+    for good in loaded:
+        if berth[good] in D.HARBOURS and good not in plundered:
+            paid += _split(cash, events, D.PROFIT[good], state.crew[good], "cargo")
+    # C. A harbour space pays from the bank when a boat lies at its berth.
+    filled = berth.values()
+    spaces = state.spaces
+    for space in D.HARBOURS:
+        holder = spaces[space]
+        if holder is not None and space in filled:
+            pay = D.HARBOUR_PAY[space]
+            cash[holder] += pay
+            paid += pay
+            events.append((E.PAY, "pay", "bank", holder, pay, "harbour"))
+    state.bank -= paid
     _pay_shipyards(state)
 
 
@@ -34,35 +56,16 @@ def fortune(state: ManilaState, seat: int) -> int:
     return state.cash[seat] + worth - owed
 
 
-def _split(state: ManilaState, good: str, takers: list[int], reason: str) -> None:
-    """Split a boat's profit equally (integer pesos); the remainder stays in the bank."""
+def _split(cash: list[int], events: list, profit: int, takers: list[int], reason: str) -> int:
+    """Split a boat's profit equally (integer pesos), paid by the bank; the remainder
+    stays in the bank. Returns what the bank paid."""
     if not takers:
-        return
-    each = D.PROFIT[good] // len(takers)
+        return 0
+    each = profit // len(takers)
     for seat in takers:
-        state._transfer("bank", seat, each, reason)
-
-
-def _pay_pirates(state: ManilaState) -> None:
-    # A. Pirates still on the pirate ship share each plundered boat's profit.
-    for good in state.plundered:
-        _split(state, good, list(state.pirates), "plunder")
-
-
-def _pay_crews(state: ManilaState) -> None:
-    # B. A docked boat pays its crew; one share per accomplice.
-    for good in state.loaded:
-        if state.berth[good] in D.HARBOURS and good not in state.plundered:
-            _split(state, good, state.crew[good], "cargo")
-
-
-def _pay_harbours(state: ManilaState) -> None:
-    # C. A harbour space pays from the bank when a boat lies at its berth.
-    filled = set(state.berth.values())
-    for space in D.HARBOURS:
-        holder = state.spaces[space]
-        if space in filled and holder is not None:
-            state._transfer("bank", holder, D.HARBOUR_PAY[space], "harbour")
+        cash[seat] += each
+        events.append((E.PAY, "pay", "bank", seat, each, reason))
+    return each * len(takers)
 
 
 def _pay_shipyards(state: ManilaState) -> None:

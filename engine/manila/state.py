@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, IllegalAction, State
+from engine.core import Action, IllegalAction, SharedAction, State
 from engine.manila import actions as A
 from engine.manila import data as D
 from engine.manila import events as E
@@ -183,7 +183,7 @@ class ManilaState(State):
         return self.game_over
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        """Every action the current player may take now, in a fresh list (`A.handed_out`)."""
         if self.game_over or self.turn is None:
             return []
         legal = self._legal_cache
@@ -192,7 +192,7 @@ class ManilaState(State):
         phase = self.phase
         if phase in NESTED_PHASES:
             return A.handed_out(phase, legal)
-        return list(map(dict.copy, legal))
+        return legal[:]  # read-only shared actions (`actions.py`): the list is the caller's
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
@@ -201,14 +201,14 @@ class ManilaState(State):
         engine's own action dict (a caller's equal copy of other types, 41.0 for 41,
         never reaches the rules or the replay).
         """
-        seat = self.turn
-        if seat is None or self.game_over:
-            raise IllegalAction("the game is over")
-        if type(action) is not dict and not isinstance(action, dict):
-            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         legal = self._legal_cache
-        if legal is None:
+        if legal is None:  # (a cached list means a seat is on move)
+            if self.turn is None or self.game_over:
+                raise IllegalAction("the game is over")
             legal = self._legal_actions()
+        seat: int = self.turn  # type: ignore[assignment]  # on move, as just said
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
         try:
             index = legal.index(action)
         except ValueError:
@@ -369,7 +369,7 @@ class ManilaState(State):
 
     # -- legal actions ---------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
-        """The legal list, made of shared dicts (`actions.py`); callers get copies."""
+        """The legal list, made of shared dicts (`actions.py`); never edited once made."""
         seat = self.turn
         assert seat is not None  # asked only while a seat is on move
         phase = self.phase
@@ -381,8 +381,13 @@ class ManilaState(State):
             if phase == "place":
                 acts = self._placements(seat, cap)
             elif phase == "auction":
-                if cap < A.BID_TABLE:
-                    acts = [A.PASS, *A.BIDS[self.high_bid + 1 : cap + 1]]
+                high = self.high_bid
+                if high < cap < A.BID_TABLE:
+                    # The bids from high + 1 to cap, after the one slot that becomes the pass.
+                    acts = A.BIDS[high : cap + 1]
+                    acts[0] = A.PASS
+                elif cap < A.BID_TABLE:
+                    acts = [A.PASS]
                 else:
                     acts = A.bids(self.high_bid + 1, cap)
             else:
@@ -406,10 +411,8 @@ class ManilaState(State):
             return self._board_actions()
         if phase == "plunder":
             good = self.queue[0][2]
-            return [
-                {"type": "plunder", "good": good, "to": "harbour"},
-                {"type": "plunder", "good": good, "to": "shipyard"},
-            ]
+            assert good is not None  # a plunder's queue entry names its boat
+            return A.PLUNDER[good]
         raise AssertionError(phase)  # pragma: no cover - every phase on move is above
 
     def share_cost(self, good: str) -> int:
@@ -434,8 +437,11 @@ class ManilaState(State):
         berth, crew = self.berth, self.crew
         if cap == 0 and not self._v1_stowaways:
             # Manila, «Polizones»: with no money and no share to borrow on, a player
-            # may place only as a stowaway on a free boat seat, at no cost.
-            return acts + [A.PLACE_BOAT[g] for g in self._open_boats()]
+            # may place only as a stowaway on a free boat seat, at no cost (`_open_boats`).
+            for good in self.loaded:
+                if berth[good] is None and len(crew[good]) < SEAT_COUNT[good]:
+                    acts.append(A.PLACE_BOAT[good])
+            return acts
         for good in self.loaded:
             if berth[good] is None and SEAT_OR_FULL[good][len(crew[good])] <= cap:
                 acts.append(A.PLACE_BOAT[good])
@@ -458,7 +464,7 @@ class ManilaState(State):
         ]
         acts: list[Action] = [A.STAY]
         free = [g for g in targets if self.free_seats(g)]
-        acts += [{"type": "board", "good": g} for g in free]
+        acts += [A.BOARD[g] for g in free]
         if self.options["pirate_variant"] and not free:
             # Variant: a full boat may be boarded by sending one accomplice home;
             # a pirate who boarded this voyage cannot be sent home.
@@ -466,7 +472,7 @@ class ManilaState(State):
                 crew, boarded = self.crew[g], self.boarded[g]
                 for owner in sorted(set(crew)):
                     if crew.count(owner) > boarded.count(owner):
-                        acts.append({"type": "board", "good": g, "evict": owner})
+                        acts.append(SharedAction(type="board", good=g, evict=owner))
         return acts
 
     def _pilot_actions(self, pilot: str | None) -> list[dict]:
@@ -707,7 +713,10 @@ class ManilaState(State):
         self.phase = "roll"
         self.rolls += 1
         die, loaded, position, berth = self.rng.die, self.loaded, self.position, self.berth
-        dice = self.dice = {g: die() for g in loaded}
+        dice: dict[str, int] = {}
+        for g in loaded:  # a loop, not a comprehension (a function call each roll)
+            dice[g] = die()
+        self.dice = dice
         self._events.append((E.ROLL, "roll", self.rolls, dict(dice)))
         on_13 = []  # boats at sea on the pirate space after the roll
         for g in loaded:  # `_move` written out

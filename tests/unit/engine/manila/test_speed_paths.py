@@ -15,6 +15,7 @@ import random
 import pytest
 
 from engine import IllegalAction
+from engine.core import SharedAction
 from engine.manila import actions as A
 from engine.manila import events as E
 from engine.manila.state import free_spaces
@@ -60,6 +61,22 @@ def test_a_clone_shares_no_cache(n, seed, options):
             assert twin._purse == state._purse and twin._purse is not state._purse
 
 
+def _edit(action: dict) -> None:
+    """Edit a handed-out action every way it allows: a shared one refuses, so its copy."""
+    if isinstance(action, SharedAction):
+        before = dict(action)
+        with pytest.raises(TypeError, match="read-only"):
+            action["type"] = "edited"
+        assert action == before and type(before) is dict
+        action = dict(action)
+    action["type"] = "edited"
+    for value in action.values():
+        if isinstance(value, dict):
+            value.clear()
+        elif isinstance(value, list):
+            value.append("edited")
+
+
 def test_handed_out_dicts_can_be_edited_without_touching_the_state():
     """Legal actions, views and a record's actions are the caller's to keep and edit."""
     state, twin = new(4, 5), new(4, 5)
@@ -72,12 +89,7 @@ def test_handed_out_dicts_can_be_edited_without_touching_the_state():
         state.apply(legal[index])
         twin.apply(same[index])
         for action in legal:  # edited after it was applied: the history must not see it
-            action["type"] = "edited"
-            for value in action.values():
-                if isinstance(value, dict):
-                    value.clear()
-                elif isinstance(value, list):
-                    value.append("edited")
+            _edit(action)
         view["cash"].append(1)
         view["my_shares"].clear()
         record = state.record()
@@ -157,3 +169,68 @@ def test_every_event_holding_a_list_or_dict_is_copied_for_views(n, seed, options
     for entry in state._events:  # a whole game's log
         if any(isinstance(value, list | dict) for value in entry[2:]):
             assert entry[1] in E.NESTED_KINDS, entry
+
+
+def test_flat_actions_go_out_shared_and_nested_ones_as_fresh_copies():
+    """A flat action is one read-only dict for every caller; a load, start or pilot move
+    holds a list or dict, so each call hands out its own copy, as a record does."""
+    state, chooser = new(4, 11, pirate_variant=True), random.Random(11)
+    nested = set()
+    while not state.is_over():
+        legal, again = state.legal_actions(), state.legal_actions()
+        assert legal is not again and legal == again
+        for mine, other in zip(legal, again, strict=True):
+            if state.phase in ("load", "start", "pilot"):
+                nested.add(state.phase)
+                assert type(mine) is dict and mine is not other
+                for key, value in mine.items():
+                    if isinstance(value, (list, dict)):
+                        assert value is not other[key]
+            else:
+                assert isinstance(mine, SharedAction) and mine is other
+        state.apply(legal[chooser.randrange(len(legal))])
+    assert nested == {"load", "start", "pilot"}
+    assert all(type(action) is dict for _seat, action in state.record()["actions"])
+
+
+def test_editing_a_legal_list_never_reaches_the_state():
+    """The list is the caller's: emptying it or adding to it changes nothing offered."""
+    state, chooser = new(3, 12), random.Random(12)
+    while not state.is_over():
+        legal = state.legal_actions()
+        kept = list(legal)
+        legal.clear()
+        legal.append({"type": "bid", "amount": 10**6})
+        assert state.legal_actions() == kept
+        with pytest.raises(IllegalAction):
+            state.apply(legal[0])
+        state.apply(kept[chooser.randrange(len(kept))])
+
+
+def test_every_table_action_is_shared_and_equal_to_its_plain_form():
+    tables = [A.PASS, A.STAY, *A.BIDS, *A.BUY.values(), *A.MORTGAGES, *A.REDEEMS]
+    tables += [*A.PLACE_BOAT.values(), *A.PLACE_SPACE, *A.BOARD.values()]
+    tables += [a for pair in A.PLUNDER.values() for a in pair]
+    for action in tables:
+        assert isinstance(action, SharedAction)
+        assert json.loads(json.dumps(action)) == action
+    assert A.bids(A.BID_TABLE - 1, A.BID_TABLE + 1)[1:] == [
+        {"type": "bid", "amount": a} for a in range(A.BID_TABLE - 1, A.BID_TABLE + 2)
+    ]
+
+
+@pytest.mark.parametrize(("n", "seed", "options"), CASES[:4])
+def test_an_auction_offers_pass_then_every_bid_it_can_raise(n, seed, options):
+    """The bid list sliced from the table, held to the plain rule."""
+    for state, legal in _decisions(n, seed, options):
+        if state.phase != "auction":
+            continue
+        seat = state.current_player()
+        cap = state.capacity(seat)
+        bids = [a for a in legal if a["type"] in ("pass", "bid")]
+        assert bids == [{"type": "pass"}] + [
+            {"type": "bid", "amount": a} for a in range(state.high_bid + 1, cap + 1)
+        ]
+    state = new(3, 1)  # nothing to raise: the pass alone
+    state.setup_position(cash=[0, 0, 0], held=[dict.fromkeys(A.GOOD_BIT, 0)] * 3)
+    assert state.legal_actions() == [{"type": "pass"}]
