@@ -5,7 +5,8 @@ rulings in `engine/meuterer/RULES.md`.
 
 Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
-list holds those (callers get copies), `legal_actions` and `apply` are this
+list holds those (flat ones read-only `SharedAction`s handed out as they are, the
+discards copied out), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
@@ -19,7 +20,7 @@ import functools
 import itertools
 from typing import Any
 
-from engine.core import Action, IllegalAction, State
+from engine.core import Action, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     CARDS,
@@ -50,16 +51,19 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
 # Older versions this engine still replays with their own rules (RULES.md, "Versions").
 REPLAYS = ("meuterer-1",)
 
-# Every action there is, made once. A legal list holds these shared dicts and is
-# never handed out: `legal_actions` returns copies and `apply` records a copy, so
-# nothing outside this module can change them.
-_PROMISES = [{"type": "promise", "points": p} for p in range(MAX_PROMISE + 1)]
-_CHARACTER = {name: {"type": "character", "name": name} for name in CHARACTERS}
-_MUTINY = [{"type": "mutiny", "conflicts": k} for k in range(DECK[CONFLICT] + 1)]
+# Every flat action there is, made once as a read-only `SharedAction`. A legal
+# list holds these and `legal_actions` hands out a copy of the list, not of its
+# actions; `apply` records the engine's own (`State.record` copies actions out).
+# The lists themselves are never handed out.
+_PROMISES: list[Action] = [SharedAction(type="promise", points=p) for p in range(MAX_PROMISE + 1)]
+_CHARACTER: dict[str, Action] = {n: SharedAction(type="character", name=n) for n in CHARACTERS}
+_MUTINY: list[Action] = [
+    SharedAction(type="mutiny", conflicts=k) for k in range(DECK[CONFLICT] + 1)
+]
 # Per number of conflict cards in hand: the mutiny's legal list.
 _MUTINY_LISTS = [_MUTINY[: k + 1] for k in range(DECK[CONFLICT] + 1)]
-_PLAY_CONFLICT = {"type": "play", "card": CONFLICT}
-_PASS = {"type": "pass"}
+_PLAY_CONFLICT = SharedAction(type="play", card=CONFLICT)
+_PASS = SharedAction(type="pass")
 # Per characters still available (always in their order): the legal list.
 _CHARACTER_LISTS = {
     names: [_CHARACTER[name] for name in names]
@@ -68,7 +72,7 @@ _CHARACTER_LISTS = {
 }
 # Per island: good -> the action that plays it there, for the goods it buys.
 _PLAY_AT = tuple(
-    {card: {"type": "play", "card": card, "island": i} for card in GOODS if buys(i, card)}
+    {card: SharedAction(type="play", card=card, island=i) for card in GOODS if buys(i, card)}
     for i in range(len(ISLANDS))
 )
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
@@ -310,21 +314,25 @@ class MeutererState(State):
         return other
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        """Every action the current player may take now, in a fresh list.
+
+        Flat actions are the shared read-only ones; a discard (it holds a list) is a
+        fresh dict with a fresh list.
+        """
         cache = self._legal_cache
         if cache is None:
             # Most decisions are offers. The cache is never filled once the game is over.
             phase = self.phase
             if phase == OFFER:
                 cache = self._legal_cache = self._offer_actions(self.turn)
-                return list(map(dict.copy, cache))
+                return cache[:]
             if phase == OVER:
                 return []
             cache = self._legal_cache = self._legal_actions()
         if self.phase == DISCARD:
             # The only actions holding a list: a caller's edit must not reach it.
             return [{"type": "discard", "cards": list(a["cards"])} for a in cache]
-        return list(map(dict.copy, cache))
+        return cache[:]
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
@@ -345,7 +353,8 @@ class MeutererState(State):
         except ValueError:
             raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
-        # True for 1) never reaches the rules, and the history records a copy of it.
+        # True for 1) never reaches the rules. The history keeps it (read-only) or,
+        # for a discard, a copy.
         self._legal_cache = None
         log = self._events
         self._seen[seat] = len(log)
@@ -354,7 +363,7 @@ class MeutererState(State):
             self.history.append((seat, {"type": "discard", "cards": list(own["cards"])}))
             self._discard(seat, own["cards"])
             return
-        self.history.append((seat, own.copy()))
+        self.history.append((seat, own))
         if kind == "play":
             card = own["card"]
             self.hands[seat].remove(card)
@@ -400,7 +409,7 @@ class MeutererState(State):
             self._add_conflicts(seat, own["conflicts"])
 
     def _legal_actions(self) -> list[Action]:
-        """The legal list, of the shared action dicts (never handed out) where it can be."""
+        """The legal list, of the shared actions where it can be (the list is never handed out)."""
         seat, phase = self.turn, self.phase
         if phase == OFFER:
             return self._offer_actions(seat)
