@@ -76,10 +76,12 @@ _PLAY_AT = tuple(
     for i in range(len(ISLANDS))
 )
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
-# Per table size and seat, the seats clockwise after it, itself last.
+# Per table size and seat, the seats clockwise after it, itself last; and from
+# it, itself first.
 _AFTER = {
     n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n)) for n in (3, 4)
 }
+_FROM = {n: tuple((seat, *after[:-1]) for seat, after in enumerate(_AFTER[n])) for n in _AFTER}
 
 
 @functools.cache
@@ -162,8 +164,12 @@ class MeutererState(State):
         # Digest: the captain of round 1 is chosen at random.
         self.captain = self.rng.below(n)
         self.rng.shuffle(self.deck)
+        # The deal (`_draw` written out: 36 cards are enough for every hand).
+        deck, log = self.deck, self._events
         for seat in self._clockwise_from(self.captain):
-            self._draw(seat, HAND_SIZE)
+            self.hands[seat] += deck[: -HAND_SIZE - 1 : -1]
+            del deck[-HAND_SIZE:]
+            log.append((_DRAW, "draw", seat, HAND_SIZE))
         self._start_round()
 
     @classmethod
@@ -377,7 +383,13 @@ class MeutererState(State):
                 sales[2 * seat + 1] += 1
             self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
             log.append((_PLAY, "play", seat, card, island))
-            self._next_offer_turn()
+            # `_next_offer_turn` written out: the seat that played has not passed, so
+            # the turn goes on (to itself, last, if all others have).
+            passed = self.passed
+            for after in _AFTER[self.num_players][seat]:
+                if not passed[after]:
+                    self.turn = after
+                    return
         elif kind == "pass":
             self.passed[seat] = True
             reserved = self.reserved[seat] = len(self.hands[seat])
@@ -509,35 +521,36 @@ class MeutererState(State):
     def _end_round(self) -> None:
         characters, captain, log = self.characters, self.captain, self._events
         won = False
-        mutineer = scoring.seat_of(characters, "mutineer")
+        mutineer = characters.index("mutineer") if "mutineer" in characters else None
         if mutineer is not None:
             captain_side, mutineer_side = scoring.mutiny_strengths(
                 captain, characters, self.conflicts
             )
             won = scoring.mutiny_succeeds(captain_side, mutineer_side)
+            winner = "mutineer" if won else "captain"
             self.mutiny_result = {
                 "captain_strength": captain_side,
                 "mutineer_strength": mutineer_side,
-                "winner": "mutineer" if won else "captain",
+                "winner": winner,
             }
-            log.append(
-                (
-                    _MUTINY_RESULT,
-                    "mutiny",
-                    captain_side,
-                    mutineer_side,
-                    self.mutiny_result["winner"],
-                )
-            )
+            log.append((_MUTINY_RESULT, "mutiny", captain_side, mutineer_side, winner))
+        scores = self.scores
         roles = scoring.role_scores(
             captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
-        self._add_scores(roles, "role")
-        merchant = scoring.seat_of(characters, "merchant")
+        for seat, points in enumerate(roles):
+            if points:
+                scores[seat] += points
+                log.append((_SCORE, "score", seat, points, "role"))
+        merchant = characters.index("merchant") if "merchant" in characters else None
         for island, slots in self.sales.items():
             counts = slots[1::2]
             if any(counts):  # nobody sold here: nobody scores
-                self._add_scores(scoring.sale_scores(island, counts, merchant), _REASON[island])
+                reason = _REASON[island]
+                for seat, points in enumerate(scoring.sale_scores(island, counts, merchant)):
+                    if points:
+                        scores[seat] += points
+                        log.append((_SCORE, "score", seat, points, reason))
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
         if won:
@@ -563,15 +576,8 @@ class MeutererState(State):
             self.phase = OVER
             log.append((_GAME_OVER, "game_over", tuple(self.scores)))
             return
-        self.refill_queue = [(captain + k) % n for k in range(n)]
+        self.refill_queue = list(_FROM[n][captain])
         self._refill()
-
-    def _add_scores(self, deltas: list[int], reason: str) -> None:
-        scores, log = self.scores, self._events
-        for seat, points in enumerate(deltas):
-            if points:
-                scores[seat] += points
-                log.append((_SCORE, "score", seat, points, reason))
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""
