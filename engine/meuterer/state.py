@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import operator
 from typing import Any
 
 from engine.core import Action, IllegalAction, SharedAction, State
@@ -75,7 +76,36 @@ _PLAY_AT = tuple(
     {card: SharedAction(type="play", card=card, island=i) for card in GOODS if buys(i, card)}
     for i in range(len(ISLANDS))
 )
+
+
+def _plays(islands: tuple[int, ...], held: tuple[str | None, ...]) -> tuple:
+    """(good, action) for the plays of an offer at `islands`, where a seat holds
+    the goods `held` (None where it has sold nothing): goods in card order, each
+    at the islands that buy it. Digest: one good type per player per island.
+    """
+    return tuple(
+        (card, _PLAY_AT[island][card])
+        for card in GOODS
+        for island, good in zip(islands, held, strict=True)
+        if buys(island, card) and good in (None, card)
+    )
+
+
+# An offer's plays by the active islands and what the seat holds at each (the
+# good, or None): (island, held) for one, (a, held at a, b, held at b) for two, a < b.
+_HELD = (None, *GOODS)
+_PLAYS: dict[tuple, tuple] = {
+    (a, held_a): _plays((a,), (held_a,)) for a in range(len(ISLANDS)) for held_a in _HELD
+} | {
+    (a, held_a, b, held_b): _plays((a, b), (held_a, held_b))
+    for a, b in itertools.combinations(range(len(ISLANDS)), 2)
+    for held_a in _HELD
+    for held_b in _HELD
+}
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# The deck before its first shuffle, in card order.
+_FULL_DECK = tuple(card for card in CARDS for _ in range(DECK[card]))
+_CARD_OF = operator.itemgetter("card")
 # Per table size and seat, the seats clockwise after it, itself last; and from
 # it, itself first.
 _AFTER = {
@@ -158,7 +188,7 @@ class MeutererState(State):
         self.scores = [0] * n
         self.ship = START_ISLAND
         self.active = [START_ISLAND]  # sorted island numbers, active side up
-        self.deck = [card for card in CARDS for _ in range(DECK[card])]
+        self.deck = list(_FULL_DECK)
         self.discards: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
         # Digest: the captain of round 1 is chosen at random.
@@ -166,7 +196,7 @@ class MeutererState(State):
         self.rng.shuffle(self.deck)
         # The deal (`_draw` written out: 36 cards are enough for every hand).
         deck, log = self.deck, self._events
-        for seat in self._clockwise_from(self.captain):
+        for seat in _FROM[n][self.captain]:
             self.hands[seat] += deck[: -HAND_SIZE - 1 : -1]
             del deck[-HAND_SIZE:]
             log.append((_DRAW, "draw", seat, HAND_SIZE))
@@ -214,7 +244,10 @@ class MeutererState(State):
         self.table: list[dict] = []
         # island -> [good type or None, accepted cards] * seats, flat; the islands
         # active during the offer are the ones that score sales.
-        self.sales: dict[int, list[Any]] = {island: [None, 0] * n for island in self.active}
+        sales: dict[int, list[Any]] = {}
+        for island in self.active:  # one or two
+            sales[island] = [None, 0] * n
+        self.sales = sales
         self.conflicts = [0] * n
         self.destination: int | None = None
         self.mutineer_destination: int | None = None
@@ -436,26 +469,23 @@ class MeutererState(State):
         return []
 
     def _offer_actions(self, seat: int) -> list[Action]:
-        """Goods in card order, each at the active islands that buy it, then conflict, pass."""
-        actions: list[Action] = []
-        hand, sales, active = self.hands[seat], self.sales, self.active
-        # Digest: one good type per player per island (`held`, once he sold there).
+        """Goods in card order, each at the active islands that buy it, then conflict, pass.
+
+        The plays the islands allow the seat come from a table (`_PLAYS`); those of
+        goods in its hand are legal.
+        """
+        sales, active, hand = self.sales, self.active, self.hands[seat]
+        at = 2 * seat
         if len(active) == 2:
             a, b = active
-            at_a, at_b = _PLAY_AT[a], _PLAY_AT[b]
-            held_a, held_b = sales[a][2 * seat], sales[b][2 * seat]
-            for card in GOODS:
-                if card in hand:
-                    if card in at_a and (held_a is None or held_a == card):
-                        actions.append(at_a[card])
-                    if card in at_b and (held_b is None or held_b == card):
-                        actions.append(at_b[card])
+            plays = _PLAYS[a, sales[a][at], b, sales[b][at]]
         else:
-            at_a = _PLAY_AT[active[0]]
-            held_a = sales[active[0]][2 * seat]
-            for card in GOODS:
-                if card in hand and card in at_a and (held_a is None or held_a == card):
-                    actions.append(at_a[card])
+            a = active[0]
+            plays = _PLAYS[a, sales[a][at]]
+        actions = []
+        for card, action in plays:
+            if card in hand:
+                actions.append(action)
         if CONFLICT in hand:
             actions.append(_PLAY_CONFLICT)
         actions.append(_PASS)
@@ -488,10 +518,11 @@ class MeutererState(State):
         )
         # The captain adds first, then the others involved clockwise (the captain
         # holds no character).
-        captain, n = self.captain, self.num_players
-        self.mutiny_queue = [
-            (captain + k) % n for k in range(1, n) if characters[(captain + k) % n] in _INVOLVED
-        ]
+        captain = self.captain
+        queue = self.mutiny_queue = []
+        for seat in _AFTER[self.num_players][captain]:
+            if characters[seat] in _INVOLVED:
+                queue.append(seat)
         self.phase = MUTINY
         self.turn = captain
 
@@ -566,7 +597,7 @@ class MeutererState(State):
         # Through emit, not a literal: the replay viewer watches emit for this event
         # (the game's pause_after) to show the board before the round clears it.
         self.emit("sail", departure=departure, arrival=target, captain=captain)
-        self.discards += [card["card"] for card in self.table]
+        self.discards += map(_CARD_OF, self.table)
         self.table = []
         # Reserved cards go back to hand: nobody has passed in the coming round.
         n = self.num_players

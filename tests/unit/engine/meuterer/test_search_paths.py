@@ -16,8 +16,8 @@ import pytest
 
 from engine import IllegalAction, get_game
 from engine.core import SharedAction
-from engine.meuterer.data import CARDS, buys, sort_cards
-from engine.meuterer.state import OFFER, MeutererState
+from engine.meuterer.data import CARDS, ISLANDS, buys, sort_cards
+from engine.meuterer.state import _PLAYS, OFFER, MeutererState
 
 GAME = get_game("meuterer")
 
@@ -162,10 +162,26 @@ def _has_discard(seed: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players):
+def test_the_offer_table_holds_every_play_the_rules_allow_in_card_order():
+    held_options = (None, *CARDS[:-1])
+    for key, plays in _PLAYS.items():
+        islands, held = key[::2], key[1::2]
+        assert list(islands) == sorted(set(islands))
+        expected = [
+            (card, {"type": "play", "card": card, "island": island})
+            for card in CARDS[:-1]
+            for island, good in zip(islands, held, strict=True)
+            if ISLANDS[island].buys in ("any", card) and good in (None, card)
+        ]
+        assert [(card, dict(action)) for card, action in plays] == expected
+    every = len(ISLANDS) * len(held_options) * (1 + (len(ISLANDS) - 1) * len(held_options) / 2)
+    assert len(_PLAYS) == every
+
+
+@pytest.mark.parametrize("players, seed", [(p, s) for p in (3, 4) for s in range(p, p + 20, 4)])
+def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players, seed):
     """Offers, characters, mutiny and discards from tables equal a plain build of the rules."""
-    state, chooser = GAME.new_game(players, seed=players), random.Random(players)
+    state, chooser = GAME.new_game(players, seed=seed), random.Random(seed)
     while not state.is_over():
         seat, phase, hand = state.turn, state.phase, state.hands[state.turn]
         if phase == "offer":
