@@ -363,7 +363,25 @@ class MeutererState(State):
             # Most decisions are offers. The cache is never filled once the game is over.
             phase = self.phase
             if phase == OFFER:
-                cache = self._legal_cache = self._offer_actions(self.turn)
+                # The offer's list, built here (a playout asks for one at most decisions):
+                # goods in card order, each at the active islands that buy it, where the
+                # seat may still sell it (`_PLAYS`), if in its hand; then conflict, pass.
+                seat = self.turn
+                sales, active, hand = self.sales, self.active, self.hands[seat]
+                at = 2 * seat
+                if len(active) == 2:
+                    a, b = active
+                    plays = _PLAYS[a, sales[a][at], b, sales[b][at]]
+                else:
+                    a = active[0]
+                    plays = _PLAYS[a, sales[a][at]]
+                cache = self._legal_cache = []
+                for card, action in plays:
+                    if card in hand:
+                        cache.append(action)
+                if CONFLICT in hand:
+                    cache.append(_PLAY_CONFLICT)
+                cache.append(_PASS)
                 return cache[:]
             if phase == OVER:
                 return []
@@ -457,7 +475,8 @@ class MeutererState(State):
         """The legal list, of the shared actions where it can be (the list is never handed out)."""
         seat, phase = self.turn, self.phase
         if phase == OFFER:
-            return self._offer_actions(seat)
+            self.legal_actions()  # which builds the offer's list into the cache
+            return self._legal_cache  # type: ignore[return-value]
         if phase == CHARACTER:
             return _CHARACTER_LISTS[tuple(self.available)]
         if phase == MUTINY:
@@ -467,29 +486,6 @@ class MeutererState(State):
         if phase == DISCARD:
             return _discard_actions(tuple(sorted(self.hands[seat])))
         return []
-
-    def _offer_actions(self, seat: int) -> list[Action]:
-        """Goods in card order, each at the active islands that buy it, then conflict, pass.
-
-        The plays the islands allow the seat come from a table (`_PLAYS`); those of
-        goods in its hand are legal.
-        """
-        sales, active, hand = self.sales, self.active, self.hands[seat]
-        at = 2 * seat
-        if len(active) == 2:
-            a, b = active
-            plays = _PLAYS[a, sales[a][at], b, sales[b][at]]
-        else:
-            a = active[0]
-            plays = _PLAYS[a, sales[a][at]]
-        actions = []
-        for card, action in plays:
-            if card in hand:
-                actions.append(action)
-        if CONFLICT in hand:
-            actions.append(_PLAY_CONFLICT)
-        actions.append(_PASS)
-        return actions
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
