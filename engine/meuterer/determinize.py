@@ -68,7 +68,10 @@ def _table(state: MeutererState, view: dict) -> None:
     state.passed = list(view["passed"])
     state.reserved = list(view["reserved"])
     # Table cards go to the discards at the round's end, and from there into hands.
-    state.table = [dict(card, card=_own(card["card"])) for card in view["table"]]
+    state.table = [
+        (card["seat"], _own(card["card"]), card["island"], _own(card["stage"]))
+        for card in view["table"]
+    ]
     state.conflicts = list(view["conflicts"])
     state.destination = view["destination"]
     state.mutineer_destination = view["mutineer_destination"]
@@ -77,10 +80,10 @@ def _table(state: MeutererState, view: dict) -> None:
     # Sales count the goods offered this round at the islands active during the offer.
     state.sales = {island: [None, 0] * n for island in state.active}
     if state.phase in (OFFER, CHARACTER, MUTINY):
-        for card in state.table:
-            if card["stage"] == "offer" and card["island"] is not None:
-                slots, at = state.sales[card["island"]], 2 * card["seat"]
-                slots[at] = card["card"]
+        for seat, card, island, stage in state.table:
+            if stage == OFFER and island is not None:
+                slots, at = state.sales[island], 2 * seat
+                slots[at] = card
                 slots[at + 1] += 1
     clockwise = state._clockwise_from(state.captain)
     state.mutiny_queue, state.refill_queue = [], []
@@ -213,7 +216,7 @@ def _order_after_the_round(state: MeutererState, view: dict) -> list[int]:
 def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
     seat, sizes = view["seat"], view["hand_sizes"]
-    hand, table = view["hand"], [card["card"] for card in state.table]
+    hand, table = view["hand"], [card for _seat, card, _island, _stage in state.table]
     discards: list[str] = []
     # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
     pool: list[str] = []

@@ -78,13 +78,27 @@ def sale_scores(island: int, counts: list[int], merchant: int | None) -> list[in
     merchant among tied leaders scores the full sole value.
     """
     scores = [0] * len(counts)
+    for seat, points in sale_awards(island, counts, merchant):
+        scores[seat] = points
+    return scores
+
+
+def sale_awards(island: int, counts: list[int], merchant: int | None) -> list[tuple[int, int]]:
+    """`sale_scores` as (seat, points) in seat order, seats that score nothing left out.
+
+    What the state adds up at the end of a round: only the leaders score.
+    """
     best = max(counts)
     if best == 0:
-        return scores
+        return []
     leaders = counts.count(best)
     sole, two, more = ISLANDS[island].sale
     share = sole if leaders == 1 else two if leaders == 2 else more
-    for seat, count in enumerate(counts):
-        if count == best:
-            scores[seat] = sole if seat == merchant else share
-    return scores
+    awards = []
+    seat = -1
+    for _ in range(leaders):
+        seat = counts.index(best, seat + 1)
+        points = sole if seat == merchant else share
+        if points:
+            awards.append((seat, points))
+    return awards

@@ -105,7 +105,7 @@ _PLAYS: dict[tuple, tuple] = {
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
 # The deck before its first shuffle, in card order.
 _FULL_DECK = tuple(card for card in CARDS for _ in range(DECK[card]))
-_CARD_OF = operator.itemgetter("card")
+_CARD_OF = operator.itemgetter(1)
 # Per table size and seat, the seats clockwise after it, itself last; and from
 # it, itself first.
 _AFTER = {
@@ -164,7 +164,7 @@ _SEQUENCES = (list, tuple)
 _FLAT_FIELDS = (
     "history", "_events", "_log_dicts", "_seen", "scores", "active", "deck", "discards",
     "passed", "reserved", "characters", "available", "seen_available", "choice_order", "conflicts",
-    "mutiny_queue", "refill_queue",
+    "table", "mutiny_queue", "refill_queue",
 )  # fmt: skip
 # The characters that take part in a mutiny (with the captain).
 _INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
@@ -241,7 +241,9 @@ class MeutererState(State):
         self.seen_available: list[tuple[str, ...] | None] = [None] * n
         self.choice_order: list[int] = []
         self.revealed = False
-        self.table: list[dict] = []
+        # The cards face up: (seat, card, island or None, "offer" or "mutiny"),
+        # a view shows each as a dict of these keys (`view.TABLE_KEYS`).
+        self.table: list[tuple] = []
         # island -> [good type or None, accepted cards] * seats, flat; the islands
         # active during the offer are the ones that score sales.
         sales: dict[int, list[Any]] = {}
@@ -332,9 +334,9 @@ class MeutererState(State):
     def clone(self) -> MeutererState:
         """An independent copy for search, as `State.clone` makes, field by field.
 
-        Numbers and names are shared, flat lists sliced, hands, table cards, sales
-        and the mutiny result copied one level deeper; logged events, history
-        entries and cached actions are shared, being never edited once made.
+        Numbers and names are shared, flat lists sliced, hands, sales and the
+        mutiny result copied one level deeper; logged events, history entries,
+        table cards (tuples) and cached actions are shared, being never edited once made.
         """
         fields = self.__dict__.copy()
         for name in _FLAT_FIELDS:
@@ -344,7 +346,6 @@ class MeutererState(State):
         fields["options"] = copy.deepcopy(self.options) if self.options else {}
         fields["rng"] = self.rng.copy()
         fields["hands"] = [hand[:] for hand in self.hands]
-        fields["table"] = [card.copy() for card in self.table]
         fields["sales"] = {island: slots[:] for island, slots in self.sales.items()}
         if self.mutiny_result is not None:
             fields["mutiny_result"] = self.mutiny_result.copy()
@@ -432,7 +433,7 @@ class MeutererState(State):
                 sales = self.sales[island]
                 sales[2 * seat] = card
                 sales[2 * seat + 1] += 1
-            self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
+            self.table.append((seat, card, island, "offer"))
             log.append((_PLAY, "play", seat, card, island))
             # `_next_offer_turn` written out: the seat that played has not passed, so
             # the turn goes on (to itself, last, if all others have).
@@ -535,7 +536,7 @@ class MeutererState(State):
         hand = self.hands[seat]
         for _ in range(count):
             hand.remove(CONFLICT)
-            self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
+            self.table.append((seat, CONFLICT, None, "mutiny"))
         self.conflicts[seat] += count
         self._events.append((_CONFLICTS, "mutiny_add", seat, count))
         queue = self.mutiny_queue
@@ -574,10 +575,9 @@ class MeutererState(State):
             counts = slots[1::2]
             if any(counts):  # nobody sold here: nobody scores
                 reason = _REASON[island]
-                for seat, points in enumerate(scoring.sale_scores(island, counts, merchant)):
-                    if points:
-                        scores[seat] += points
-                        log.append((_SCORE, "score", seat, points, reason))
+                for seat, points in scoring.sale_awards(island, counts, merchant):
+                    scores[seat] += points
+                    log.append((_SCORE, "score", seat, points, reason))
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
         if won:

@@ -123,7 +123,7 @@ def test_a_world_from_a_parsed_view_holds_the_engines_own_strings(players):
     assert view["hand"][0] is not CARDS[CARDS.index(view["hand"][0])]  # parsed: another str
     own = {card: card for card in CARDS}
     assert all(card is own[card] for card in world.hands[seat])
-    assert all(entry["card"] is own[entry["card"]] for entry in world.table)
+    assert all(card is own[card] for _seat, card, _island, _stage in world.table)
     assert world.view(seat) | {"events": []} == view | {"events": []}
 
 
