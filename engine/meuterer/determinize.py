@@ -40,6 +40,14 @@ def _own(value: Any) -> Any:
     return _OWN.get(value, value) if type(value) is str else value
 
 
+def _own_all(values: list) -> list:
+    """`_own` of each of a list of names (or None): a new list."""
+    try:  # the lookup of each value, or the value itself, without a Python call per item
+        return list(map(_OWN.get, values, values))
+    except TypeError:  # a value that is no name and cannot be looked up: as `_own` keeps it
+        return [_own(value) for value in values]
+
+
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> MeutererState:
     """A state of the current rules consistent with `view`, hidden things drawn from `seed`."""
     if view.get("game") != "meuterer":
@@ -160,7 +168,7 @@ def _characters(state: MeutererState, view: dict) -> None:
     if choosing:
         state.choice_order.remove(seat)
     if state.revealed:
-        state.characters = [_own(name) for name in view["characters"]]
+        state.characters = _own_all(view["characters"])
     else:
         _draw_characters(state, seat, offered, choosing, _own(view["character"]))
     available = list(CHARACTERS)
@@ -237,7 +245,7 @@ def _cards(state: MeutererState, view: dict) -> None:
     state.rng.shuffle(pool)
     for k in range(state.num_players):
         if k == seat:
-            state.hands[k] = [_own(card) for card in view["hand"]]
+            state.hands[k] = _own_all(view["hand"])
         else:
             state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
     state.deck = pool

@@ -389,7 +389,7 @@ class MeutererState(State):
             cache = self._legal_cache = self._legal_actions()
         if self.phase == DISCARD:
             # The only actions holding a list: a caller's edit must not reach it.
-            return [{"type": "discard", "cards": list(a["cards"])} for a in cache]
+            return [{"type": "discard", "cards": [*a["cards"]]} for a in cache]
         return cache[:]
 
     def apply(self, action: Action) -> None:
@@ -418,7 +418,7 @@ class MeutererState(State):
         self._seen[seat] = len(log)
         kind = own["type"]
         if kind == "discard":
-            self.history.append((seat, {"type": "discard", "cards": list(own["cards"])}))
+            self.history.append((seat, {"type": "discard", "cards": [*own["cards"]]}))
             self._discard(seat, own["cards"])
             return
         self.history.append((seat, own))
