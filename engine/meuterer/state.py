@@ -384,9 +384,18 @@ class MeutererState(State):
                     cache.append(_PLAY_CONFLICT)
                 cache.append(_PASS)
                 return cache[:]
-            if phase == OVER:
+            # The other lists come from tables, the discards from a memo.
+            if phase == CHARACTER:
+                cache = self._legal_cache = _CHARACTER_LISTS[tuple(self.available)]
+            elif phase == MUTINY:
+                cache = self._legal_cache = _MUTINY_LISTS[self.hands[self.turn].count(CONFLICT)]
+            elif phase == PROMISE:
+                cache = self._legal_cache = _PROMISES
+            elif phase == DISCARD:
+                cards = tuple(sorted(self.hands[self.turn]))
+                cache = self._legal_cache = _discard_actions(cards)
+            else:  # over
                 return []
-            cache = self._legal_cache = self._legal_actions()
         if self.phase == DISCARD:
             # The only actions holding a list: a caller's edit must not reach it.
             return [{"type": "discard", "cards": [*a["cards"]]} for a in cache]
@@ -473,20 +482,13 @@ class MeutererState(State):
             self._add_conflicts(seat, own["conflicts"])
 
     def _legal_actions(self) -> list[Action]:
-        """The legal list, of the shared actions where it can be (the list is never handed out)."""
-        seat, phase = self.turn, self.phase
-        if phase == OFFER:
-            self.legal_actions()  # which builds the offer's list into the cache
-            return self._legal_cache  # type: ignore[return-value]
-        if phase == CHARACTER:
-            return _CHARACTER_LISTS[tuple(self.available)]
-        if phase == MUTINY:
-            return _MUTINY_LISTS[self.hands[seat].count(CONFLICT)]
-        if phase == PROMISE:
-            return _PROMISES
-        if phase == DISCARD:
-            return _discard_actions(tuple(sorted(self.hands[seat])))
-        return []
+        """The legal list, of the shared actions where it can be (the list is never handed out).
+
+        `legal_actions` builds it (into the cache), written out there for playouts.
+        """
+        if self._legal_cache is None:
+            self.legal_actions()
+        return self._legal_cache or []
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
