@@ -40,6 +40,14 @@ def _own(value: Any) -> Any:
     return _OWN.get(value, value) if type(value) is str else value
 
 
+def _own_all(values: list) -> list:
+    """`_own` of each of a list of names (or None): a new list."""
+    try:  # the lookup of each value, or the value itself, without a Python call per item
+        return list(map(_OWN.get, values, values))
+    except TypeError:  # a value that is no name and cannot be looked up: as `_own` keeps it
+        return [_own(value) for value in values]
+
+
 def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None) -> MeutererState:
     """A state of the current rules consistent with `view`, hidden things drawn from `seed`."""
     if view.get("game") != "meuterer":
@@ -68,7 +76,10 @@ def _table(state: MeutererState, view: dict) -> None:
     state.passed = list(view["passed"])
     state.reserved = list(view["reserved"])
     # Table cards go to the discards at the round's end, and from there into hands.
-    state.table = [dict(card, card=_own(card["card"])) for card in view["table"]]
+    state.table = [
+        (card["seat"], _own(card["card"]), card["island"], _own(card["stage"]))
+        for card in view["table"]
+    ]
     state.conflicts = list(view["conflicts"])
     state.destination = view["destination"]
     state.mutineer_destination = view["mutineer_destination"]
@@ -77,10 +88,10 @@ def _table(state: MeutererState, view: dict) -> None:
     # Sales count the goods offered this round at the islands active during the offer.
     state.sales = {island: [None, 0] * n for island in state.active}
     if state.phase in (OFFER, CHARACTER, MUTINY):
-        for card in state.table:
-            if card["stage"] == "offer" and card["island"] is not None:
-                slots, at = state.sales[card["island"]], 2 * card["seat"]
-                slots[at] = card["card"]
+        for seat, card, island, stage in state.table:
+            if stage == OFFER and island is not None:
+                slots, at = state.sales[island], 2 * seat
+                slots[at] = card
                 slots[at + 1] += 1
     clockwise = state._clockwise_from(state.captain)
     state.mutiny_queue, state.refill_queue = [], []
@@ -157,7 +168,7 @@ def _characters(state: MeutererState, view: dict) -> None:
     if choosing:
         state.choice_order.remove(seat)
     if state.revealed:
-        state.characters = [_own(name) for name in view["characters"]]
+        state.characters = _own_all(view["characters"])
     else:
         _draw_characters(state, seat, offered, choosing, _own(view["character"]))
     available = list(CHARACTERS)
@@ -213,7 +224,7 @@ def _order_after_the_round(state: MeutererState, view: dict) -> list[int]:
 def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
     seat, sizes = view["seat"], view["hand_sizes"]
-    hand, table = view["hand"], [card["card"] for card in state.table]
+    hand, table = view["hand"], [card for _seat, card, _island, _stage in state.table]
     discards: list[str] = []
     # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
     pool: list[str] = []
@@ -234,7 +245,7 @@ def _cards(state: MeutererState, view: dict) -> None:
     state.rng.shuffle(pool)
     for k in range(state.num_players):
         if k == seat:
-            state.hands[k] = [_own(card) for card in view["hand"]]
+            state.hands[k] = _own_all(view["hand"])
         else:
             state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
     state.deck = pool

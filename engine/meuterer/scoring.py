@@ -27,15 +27,13 @@ def mutiny_strengths(
     `conflicts[seat]` counts that seat's face-up conflicts (offer + mutiny).
     Merchant and stevedore take no part; the boatswain adds 1 to the captain.
     """
-    boatswain = seat_of(characters, "boatswain")
-    cabin_boy = seat_of(characters, "cabin_boy")
-    mutineer = seat_of(characters, "mutineer")
+    # `seat_of` written out here and below: a playout scores every round.
     captain_side = conflicts[captain]
-    if boatswain is not None:
-        captain_side += conflicts[boatswain] + BOATSWAIN_STRENGTH
-    mutineer_side = conflicts[mutineer] if mutineer is not None else 0
-    if cabin_boy is not None:
-        mutineer_side += conflicts[cabin_boy]
+    if "boatswain" in characters:
+        captain_side += conflicts[characters.index("boatswain")] + BOATSWAIN_STRENGTH
+    mutineer_side = conflicts[characters.index("mutineer")] if "mutineer" in characters else 0
+    if "cabin_boy" in characters:
+        mutineer_side += conflicts[characters.index("cabin_boy")]
     return captain_side, mutineer_side
 
 
@@ -58,20 +56,17 @@ def role_scores(
     """
     scores = [0] * len(characters)
     if mutiny_won:
-        mutineer = seat_of(characters, "mutineer")
-        assert mutineer is not None and mutineer_destination is not None  # he won: both are set
-        scores[mutineer] += ISLANDS[mutineer_destination].navigation
-        cabin_boy = seat_of(characters, "cabin_boy")
-        if cabin_boy is not None:
-            scores[cabin_boy] += CABIN_BOY_POINTS
+        assert mutineer_destination is not None  # he won: he has one
+        scores[characters.index("mutineer")] += ISLANDS[mutineer_destination].navigation
+        if "cabin_boy" in characters:
+            scores[characters.index("cabin_boy")] += CABIN_BOY_POINTS
         return scores
     assert captain_destination is not None  # he set it when he passed
     scores[captain] += ISLANDS[captain_destination].navigation
-    boatswain = seat_of(characters, "boatswain")
-    if boatswain is not None:
+    if "boatswain" in characters:
         assert pay is not None  # he promised before the offer began
         scores[captain] -= pay
-        scores[boatswain] += pay + BOATSWAIN_BONUS
+        scores[characters.index("boatswain")] += pay + BOATSWAIN_BONUS
     return scores
 
 
@@ -83,12 +78,27 @@ def sale_scores(island: int, counts: list[int], merchant: int | None) -> list[in
     merchant among tied leaders scores the full sole value.
     """
     scores = [0] * len(counts)
+    for seat, points in sale_awards(island, counts, merchant):
+        scores[seat] = points
+    return scores
+
+
+def sale_awards(island: int, counts: list[int], merchant: int | None) -> list[tuple[int, int]]:
+    """`sale_scores` as (seat, points) in seat order, seats that score nothing left out.
+
+    What the state adds up at the end of a round: only the leaders score.
+    """
     best = max(counts)
     if best == 0:
-        return scores
-    leaders = [seat for seat, count in enumerate(counts) if count == best]
+        return []
+    leaders = counts.count(best)
     sole, two, more = ISLANDS[island].sale
-    share = sole if len(leaders) == 1 else two if len(leaders) == 2 else more
-    for seat in leaders:
-        scores[seat] = sole if seat == merchant else share
-    return scores
+    share = sole if leaders == 1 else two if leaders == 2 else more
+    awards = []
+    seat = -1
+    for _ in range(leaders):
+        seat = counts.index(best, seat + 1)
+        points = sole if seat == merchant else share
+        if points:
+            awards.append((seat, points))
+    return awards

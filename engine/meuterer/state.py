@@ -5,7 +5,8 @@ rulings in `engine/meuterer/RULES.md`.
 
 Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
-list holds those (callers get copies), `legal_actions` and `apply` are this
+list holds those (flat ones read-only `SharedAction`s handed out as they are, the
+discards copied out), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
@@ -17,9 +18,10 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import operator
 from typing import Any
 
-from engine.core import Action, IllegalAction, State
+from engine.core import Action, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     CARDS,
@@ -50,16 +52,19 @@ PROMISE, OFFER, CHARACTER, MUTINY, DISCARD, OVER = (
 # Older versions this engine still replays with their own rules (RULES.md, "Versions").
 REPLAYS = ("meuterer-1",)
 
-# Every action there is, made once. A legal list holds these shared dicts and is
-# never handed out: `legal_actions` returns copies and `apply` records a copy, so
-# nothing outside this module can change them.
-_PROMISES = [{"type": "promise", "points": p} for p in range(MAX_PROMISE + 1)]
-_CHARACTER = {name: {"type": "character", "name": name} for name in CHARACTERS}
-_MUTINY = [{"type": "mutiny", "conflicts": k} for k in range(DECK[CONFLICT] + 1)]
+# Every flat action there is, made once as a read-only `SharedAction`. A legal
+# list holds these and `legal_actions` hands out a copy of the list, not of its
+# actions; `apply` records the engine's own (`State.record` copies actions out).
+# The lists themselves are never handed out.
+_PROMISES: list[Action] = [SharedAction(type="promise", points=p) for p in range(MAX_PROMISE + 1)]
+_CHARACTER: dict[str, Action] = {n: SharedAction(type="character", name=n) for n in CHARACTERS}
+_MUTINY: list[Action] = [
+    SharedAction(type="mutiny", conflicts=k) for k in range(DECK[CONFLICT] + 1)
+]
 # Per number of conflict cards in hand: the mutiny's legal list.
 _MUTINY_LISTS = [_MUTINY[: k + 1] for k in range(DECK[CONFLICT] + 1)]
-_PLAY_CONFLICT = {"type": "play", "card": CONFLICT}
-_PASS = {"type": "pass"}
+_PLAY_CONFLICT = SharedAction(type="play", card=CONFLICT)
+_PASS = SharedAction(type="pass")
 # Per characters still available (always in their order): the legal list.
 _CHARACTER_LISTS = {
     names: [_CHARACTER[name] for name in names]
@@ -68,14 +73,45 @@ _CHARACTER_LISTS = {
 }
 # Per island: good -> the action that plays it there, for the goods it buys.
 _PLAY_AT = tuple(
-    {card: {"type": "play", "card": card, "island": i} for card in GOODS if buys(i, card)}
+    {card: SharedAction(type="play", card=card, island=i) for card in GOODS if buys(i, card)}
     for i in range(len(ISLANDS))
 )
+
+
+def _plays(islands: tuple[int, ...], held: tuple[str | None, ...]) -> tuple:
+    """(good, action) for the plays of an offer at `islands`, where a seat holds
+    the goods `held` (None where it has sold nothing): goods in card order, each
+    at the islands that buy it. Digest: one good type per player per island.
+    """
+    return tuple(
+        (card, _PLAY_AT[island][card])
+        for card in GOODS
+        for island, good in zip(islands, held, strict=True)
+        if buys(island, card) and good in (None, card)
+    )
+
+
+# An offer's plays by the active islands and what the seat holds at each (the
+# good, or None): (island, held) for one, (a, held at a, b, held at b) for two, a < b.
+_HELD = (None, *GOODS)
+_PLAYS: dict[tuple, tuple] = {
+    (a, held_a): _plays((a,), (held_a,)) for a in range(len(ISLANDS)) for held_a in _HELD
+} | {
+    (a, held_a, b, held_b): _plays((a, b), (held_a, held_b))
+    for a, b in itertools.combinations(range(len(ISLANDS)), 2)
+    for held_a in _HELD
+    for held_b in _HELD
+}
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
-# Per table size and seat, the seats clockwise after it, itself last.
+# The deck before its first shuffle, in card order.
+_FULL_DECK = tuple(card for card in CARDS for _ in range(DECK[card]))
+_CARD_OF = operator.itemgetter(1)
+# Per table size and seat, the seats clockwise after it, itself last; and from
+# it, itself first.
 _AFTER = {
     n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n)) for n in (3, 4)
 }
+_FROM = {n: tuple((seat, *after[:-1]) for seat, after in enumerate(_AFTER[n])) for n in _AFTER}
 
 
 @functools.cache
@@ -128,7 +164,7 @@ _SEQUENCES = (list, tuple)
 _FLAT_FIELDS = (
     "history", "_events", "_log_dicts", "_seen", "scores", "active", "deck", "discards",
     "passed", "reserved", "characters", "available", "seen_available", "choice_order", "conflicts",
-    "mutiny_queue", "refill_queue",
+    "table", "mutiny_queue", "refill_queue",
 )  # fmt: skip
 # The characters that take part in a mutiny (with the captain).
 _INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
@@ -152,14 +188,18 @@ class MeutererState(State):
         self.scores = [0] * n
         self.ship = START_ISLAND
         self.active = [START_ISLAND]  # sorted island numbers, active side up
-        self.deck = [card for card in CARDS for _ in range(DECK[card])]
+        self.deck = list(_FULL_DECK)
         self.discards: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
         # Digest: the captain of round 1 is chosen at random.
         self.captain = self.rng.below(n)
         self.rng.shuffle(self.deck)
-        for seat in self._clockwise_from(self.captain):
-            self._draw(seat, HAND_SIZE)
+        # The deal (`_draw` written out: 36 cards are enough for every hand).
+        deck, log = self.deck, self._events
+        for seat in _FROM[n][self.captain]:
+            self.hands[seat] += deck[: -HAND_SIZE - 1 : -1]
+            del deck[-HAND_SIZE:]
+            log.append((_DRAW, "draw", seat, HAND_SIZE))
         self._start_round()
 
     @classmethod
@@ -201,10 +241,15 @@ class MeutererState(State):
         self.seen_available: list[tuple[str, ...] | None] = [None] * n
         self.choice_order: list[int] = []
         self.revealed = False
-        self.table: list[dict] = []
+        # The cards face up: (seat, card, island or None, "offer" or "mutiny"),
+        # a view shows each as a dict of these keys (`view.TABLE_KEYS`).
+        self.table: list[tuple] = []
         # island -> [good type or None, accepted cards] * seats, flat; the islands
         # active during the offer are the ones that score sales.
-        self.sales: dict[int, list[Any]] = {island: [None, 0] * n for island in self.active}
+        sales: dict[int, list[Any]] = {}
+        for island in self.active:  # one or two
+            sales[island] = [None, 0] * n
+        self.sales = sales
         self.conflicts = [0] * n
         self.destination: int | None = None
         self.mutineer_destination: int | None = None
@@ -289,9 +334,9 @@ class MeutererState(State):
     def clone(self) -> MeutererState:
         """An independent copy for search, as `State.clone` makes, field by field.
 
-        Numbers and names are shared, flat lists sliced, hands, table cards, sales
-        and the mutiny result copied one level deeper; logged events, history
-        entries and cached actions are shared, being never edited once made.
+        Numbers and names are shared, flat lists sliced, hands, sales and the
+        mutiny result copied one level deeper; logged events, history entries,
+        table cards (tuples) and cached actions are shared, being never edited once made.
         """
         fields = self.__dict__.copy()
         for name in _FLAT_FIELDS:
@@ -301,7 +346,6 @@ class MeutererState(State):
         fields["options"] = copy.deepcopy(self.options) if self.options else {}
         fields["rng"] = self.rng.copy()
         fields["hands"] = [hand[:] for hand in self.hands]
-        fields["table"] = [card.copy() for card in self.table]
         fields["sales"] = {island: slots[:] for island, slots in self.sales.items()}
         if self.mutiny_result is not None:
             fields["mutiny_result"] = self.mutiny_result.copy()
@@ -310,21 +354,52 @@ class MeutererState(State):
         return other
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now (fresh dicts in a fresh list)."""
+        """Every action the current player may take now, in a fresh list.
+
+        Flat actions are the shared read-only ones; a discard (it holds a list) is a
+        fresh dict with a fresh list.
+        """
         cache = self._legal_cache
         if cache is None:
             # Most decisions are offers. The cache is never filled once the game is over.
             phase = self.phase
             if phase == OFFER:
-                cache = self._legal_cache = self._offer_actions(self.turn)
-                return list(map(dict.copy, cache))
-            if phase == OVER:
+                # The offer's list, built here (a playout asks for one at most decisions):
+                # goods in card order, each at the active islands that buy it, where the
+                # seat may still sell it (`_PLAYS`), if in its hand; then conflict, pass.
+                seat = self.turn
+                sales, active, hand = self.sales, self.active, self.hands[seat]
+                at = 2 * seat
+                if len(active) == 2:
+                    a, b = active
+                    plays = _PLAYS[a, sales[a][at], b, sales[b][at]]
+                else:
+                    a = active[0]
+                    plays = _PLAYS[a, sales[a][at]]
+                cache = self._legal_cache = []
+                for card, action in plays:
+                    if card in hand:
+                        cache.append(action)
+                if CONFLICT in hand:
+                    cache.append(_PLAY_CONFLICT)
+                cache.append(_PASS)
+                return cache[:]
+            # The other lists come from tables, the discards from a memo.
+            if phase == CHARACTER:
+                cache = self._legal_cache = _CHARACTER_LISTS[tuple(self.available)]
+            elif phase == MUTINY:
+                cache = self._legal_cache = _MUTINY_LISTS[self.hands[self.turn].count(CONFLICT)]
+            elif phase == PROMISE:
+                cache = self._legal_cache = _PROMISES
+            elif phase == DISCARD:
+                cards = tuple(sorted(self.hands[self.turn]))
+                cache = self._legal_cache = _discard_actions(cards)
+            else:  # over
                 return []
-            cache = self._legal_cache = self._legal_actions()
         if self.phase == DISCARD:
             # The only actions holding a list: a caller's edit must not reach it.
-            return [{"type": "discard", "cards": list(a["cards"])} for a in cache]
-        return list(map(dict.copy, cache))
+            return [{"type": "discard", "cards": [*a["cards"]]} for a in cache]
+        return cache[:]
 
     def apply(self, action: Action) -> None:
         """Apply one legal action; raise IllegalAction (state unchanged) otherwise.
@@ -345,16 +420,17 @@ class MeutererState(State):
         except ValueError:
             raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
-        # True for 1) never reaches the rules, and the history records a copy of it.
+        # True for 1) never reaches the rules. The history keeps it (read-only) or,
+        # for a discard, a copy.
         self._legal_cache = None
         log = self._events
         self._seen[seat] = len(log)
         kind = own["type"]
         if kind == "discard":
-            self.history.append((seat, {"type": "discard", "cards": list(own["cards"])}))
+            self.history.append((seat, {"type": "discard", "cards": [*own["cards"]]}))
             self._discard(seat, own["cards"])
             return
-        self.history.append((seat, own.copy()))
+        self.history.append((seat, own))
         if kind == "play":
             card = own["card"]
             self.hands[seat].remove(card)
@@ -366,9 +442,15 @@ class MeutererState(State):
                 sales = self.sales[island]
                 sales[2 * seat] = card
                 sales[2 * seat + 1] += 1
-            self.table.append({"seat": seat, "card": card, "island": island, "stage": "offer"})
+            self.table.append((seat, card, island, "offer"))
             log.append((_PLAY, "play", seat, card, island))
-            self._next_offer_turn()
+            # `_next_offer_turn` written out: the seat that played has not passed, so
+            # the turn goes on (to itself, last, if all others have).
+            passed = self.passed
+            for after in _AFTER[self.num_players][seat]:
+                if not passed[after]:
+                    self.turn = after
+                    return
         elif kind == "pass":
             self.passed[seat] = True
             reserved = self.reserved[seat] = len(self.hands[seat])
@@ -400,45 +482,13 @@ class MeutererState(State):
             self._add_conflicts(seat, own["conflicts"])
 
     def _legal_actions(self) -> list[Action]:
-        """The legal list, of the shared action dicts (never handed out) where it can be."""
-        seat, phase = self.turn, self.phase
-        if phase == OFFER:
-            return self._offer_actions(seat)
-        if phase == CHARACTER:
-            return _CHARACTER_LISTS[tuple(self.available)]
-        if phase == MUTINY:
-            return _MUTINY_LISTS[self.hands[seat].count(CONFLICT)]
-        if phase == PROMISE:
-            return _PROMISES
-        if phase == DISCARD:
-            return _discard_actions(tuple(sorted(self.hands[seat])))
-        return []
+        """The legal list, of the shared actions where it can be (the list is never handed out).
 
-    def _offer_actions(self, seat: int) -> list[Action]:
-        """Goods in card order, each at the active islands that buy it, then conflict, pass."""
-        actions: list[Action] = []
-        hand, sales, active = self.hands[seat], self.sales, self.active
-        # Digest: one good type per player per island (`held`, once he sold there).
-        if len(active) == 2:
-            a, b = active
-            at_a, at_b = _PLAY_AT[a], _PLAY_AT[b]
-            held_a, held_b = sales[a][2 * seat], sales[b][2 * seat]
-            for card in GOODS:
-                if card in hand:
-                    if card in at_a and (held_a is None or held_a == card):
-                        actions.append(at_a[card])
-                    if card in at_b and (held_b is None or held_b == card):
-                        actions.append(at_b[card])
-        else:
-            at_a = _PLAY_AT[active[0]]
-            held_a = sales[active[0]][2 * seat]
-            for card in GOODS:
-                if card in hand and card in at_a and (held_a is None or held_a == card):
-                    actions.append(at_a[card])
-        if CONFLICT in hand:
-            actions.append(_PLAY_CONFLICT)
-        actions.append(_PASS)
-        return actions
+        `legal_actions` builds it (into the cache), written out there for playouts.
+        """
+        if self._legal_cache is None:
+            self.legal_actions()
+        return self._legal_cache or []
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
@@ -467,10 +517,11 @@ class MeutererState(State):
         )
         # The captain adds first, then the others involved clockwise (the captain
         # holds no character).
-        captain, n = self.captain, self.num_players
-        self.mutiny_queue = [
-            (captain + k) % n for k in range(1, n) if characters[(captain + k) % n] in _INVOLVED
-        ]
+        captain = self.captain
+        queue = self.mutiny_queue = []
+        for seat in _AFTER[self.num_players][captain]:
+            if characters[seat] in _INVOLVED:
+                queue.append(seat)
         self.phase = MUTINY
         self.turn = captain
 
@@ -487,7 +538,7 @@ class MeutererState(State):
         hand = self.hands[seat]
         for _ in range(count):
             hand.remove(CONFLICT)
-            self.table.append({"seat": seat, "card": CONFLICT, "island": None, "stage": "mutiny"})
+            self.table.append((seat, CONFLICT, None, "mutiny"))
         self.conflicts[seat] += count
         self._events.append((_CONFLICTS, "mutiny_add", seat, count))
         queue = self.mutiny_queue
@@ -500,35 +551,35 @@ class MeutererState(State):
     def _end_round(self) -> None:
         characters, captain, log = self.characters, self.captain, self._events
         won = False
-        mutineer = scoring.seat_of(characters, "mutineer")
+        mutineer = characters.index("mutineer") if "mutineer" in characters else None
         if mutineer is not None:
             captain_side, mutineer_side = scoring.mutiny_strengths(
                 captain, characters, self.conflicts
             )
             won = scoring.mutiny_succeeds(captain_side, mutineer_side)
+            winner = "mutineer" if won else "captain"
             self.mutiny_result = {
                 "captain_strength": captain_side,
                 "mutineer_strength": mutineer_side,
-                "winner": "mutineer" if won else "captain",
+                "winner": winner,
             }
-            log.append(
-                (
-                    _MUTINY_RESULT,
-                    "mutiny",
-                    captain_side,
-                    mutineer_side,
-                    self.mutiny_result["winner"],
-                )
-            )
+            log.append((_MUTINY_RESULT, "mutiny", captain_side, mutineer_side, winner))
+        scores = self.scores
         roles = scoring.role_scores(
             captain, characters, self.pay, self.destination, self.mutineer_destination, won
         )
-        self._add_scores(roles, "role")
-        merchant = scoring.seat_of(characters, "merchant")
+        for seat, points in enumerate(roles):
+            if points:
+                scores[seat] += points
+                log.append((_SCORE, "score", seat, points, "role"))
+        merchant = characters.index("merchant") if "merchant" in characters else None
         for island, slots in self.sales.items():
             counts = slots[1::2]
             if any(counts):  # nobody sold here: nobody scores
-                self._add_scores(scoring.sale_scores(island, counts, merchant), _REASON[island])
+                reason = _REASON[island]
+                for seat, points in scoring.sale_awards(island, counts, merchant):
+                    scores[seat] += points
+                    log.append((_SCORE, "score", seat, points, reason))
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
         if won:
@@ -544,7 +595,7 @@ class MeutererState(State):
         # Through emit, not a literal: the replay viewer watches emit for this event
         # (the game's pause_after) to show the board before the round clears it.
         self.emit("sail", departure=departure, arrival=target, captain=captain)
-        self.discards += [card["card"] for card in self.table]
+        self.discards += map(_CARD_OF, self.table)
         self.table = []
         # Reserved cards go back to hand: nobody has passed in the coming round.
         n = self.num_players
@@ -554,15 +605,8 @@ class MeutererState(State):
             self.phase = OVER
             log.append((_GAME_OVER, "game_over", tuple(self.scores)))
             return
-        self.refill_queue = [(captain + k) % n for k in range(n)]
+        self.refill_queue = list(_FROM[n][captain])
         self._refill()
-
-    def _add_scores(self, deltas: list[int], reason: str) -> None:
-        scores, log = self.scores, self._events
-        for seat, points in enumerate(deltas):
-            if points:
-                scores[seat] += points
-                log.append((_SCORE, "score", seat, points, reason))
 
     def _refill(self) -> None:
         """Refill hands from the new captain clockwise; pause for the stevedore."""

@@ -16,6 +16,9 @@ from engine.meuterer.data import CARDS, CHARACTERS, ISLANDS, sort_cards
 if TYPE_CHECKING:
     from engine.meuterer.state import MeutererState
 
+# A card on the table as a view shows it: the state keeps these values as a tuple.
+TABLE_KEYS = ("seat", "card", "island", "stage")
+
 _ISLAND_FACTS = [
     {
         "island": i,
@@ -57,7 +60,7 @@ def build(state: MeutererState, seat: int) -> dict:
         "hand_sizes": [len(hand) for hand in state.hands],
         "passed": list(state.passed),
         "reserved": list(state.reserved),
-        "table": [dict(card) for card in state.table],
+        "table": [dict(zip(TABLE_KEYS, card, strict=True)) for card in state.table],
         "conflicts": list(state.conflicts),
         "destination": state.destination,
         "mutineer_destination": state.mutineer_destination,

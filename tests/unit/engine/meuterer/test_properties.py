@@ -14,7 +14,7 @@ from engine.meuterer.data import DECK
 def _all_cards(state):
     """Deck, hands (reserved cards included), the face-up table and the discards."""
     hands = [card for hand in state.hands for card in hand]
-    table = [card["card"] for card in state.table]
+    table = [card for _seat, card, _island, _stage in state.table]
     return Counter(state.deck + hands + table + state.discards)
 
 

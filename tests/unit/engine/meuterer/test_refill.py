@@ -36,7 +36,7 @@ DECK_TOP = ["grain", "ruby", "ruby", "salt", "salt", "cloth", "wine"]
 
 
 def _cards_everywhere(state):
-    table = [card["card"] for card in state.table]
+    table = [card for _seat, card, _island, _stage in state.table]
     return Counter(state.deck + state.discards + table + [c for h in state.hands for c in h])
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.meuterer import scoring
+from engine.meuterer.data import ISLANDS
 
 M, C, B, ME, S = "mutineer", "cabin_boy", "boatswain", "merchant", "stevedore"
 
@@ -65,3 +68,26 @@ def test_mutiny_strength_and_winner(case, characters, conflicts, strengths, muti
     got = scoring.mutiny_strengths(0, characters, conflicts)
     assert got == strengths, case
     assert scoring.mutiny_succeeds(*got) is mutineer_wins, case
+
+
+def _sale_scores_by_the_rules(island, counts, merchant):
+    """The sale rule written the plain way: every leader scores, by the number tied."""
+    best = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == best and best > 0]
+    sole, two, more = ISLANDS[island].sale
+    share = sole if len(leaders) == 1 else two if len(leaders) == 2 else more
+    scores = [0] * len(counts)
+    for seat in leaders:
+        scores[seat] = sole if seat == merchant else share
+    return scores
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_sale_awards_are_the_rules_scores_that_are_not_zero_in_seat_order(players):
+    for island in range(len(ISLANDS)):
+        for counts in itertools.product(range(3), repeat=players):
+            for merchant in (None, *range(players)):
+                expected = _sale_scores_by_the_rules(island, list(counts), merchant)
+                awards = scoring.sale_awards(island, list(counts), merchant)
+                assert awards == [(seat, p) for seat, p in enumerate(expected) if p]
+                assert scoring.sale_scores(island, list(counts), merchant) == expected

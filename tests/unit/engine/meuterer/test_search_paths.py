@@ -1,9 +1,9 @@
 """The shortcuts Meuterer takes for search keep the contract.
 
-Its legal lists hold action dicts made once for every game, so a caller that
-edits what it was given (a legal action, a record's action) must never reach
-them; and a world built from a view parsed from JSON plays on the engine's own
-strings.
+Its legal lists hold action dicts made once for every game, handed out as they
+are (read-only) or, for a discard, copied; so a caller that edits what it was
+given (a legal list, a legal action, a record's action) must never reach them;
+and a world built from a view parsed from JSON plays on the engine's own strings.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from itertools import combinations
 import pytest
 
 from engine import IllegalAction, get_game
-from engine.meuterer.data import CARDS, buys, sort_cards
-from engine.meuterer.state import OFFER, MeutererState
+from engine.core import SharedAction
+from engine.meuterer.data import CARDS, ISLANDS, buys, sort_cards
+from engine.meuterer.state import _PLAYS, OFFER, MeutererState
 
 GAME = get_game("meuterer")
 
@@ -29,10 +30,29 @@ def _play(state: MeutererState, chooser: random.Random, steps: int) -> None:
 
 
 def _scribble(action: dict) -> None:
-    """Change an action dict every way a careless caller might."""
+    """Change an action dict every way a careless caller might.
+
+    A shared action refuses every edit (and stays as it was); others take them.
+    """
+    if type(action) is SharedAction:
+        before = dict(action)
+        for key in list(action):
+            with pytest.raises(TypeError, match="read-only"):
+                action[key] = "scribbled"
+        with pytest.raises(TypeError, match="read-only"):
+            action["extra"] = 1
+        assert action == before
+        action = dict(action)
     for key in list(action):
         action[key] = "scribbled"
     action["extra"] = 1
+
+
+def _scribble_list(legal: list) -> None:
+    """Edit a legal list itself: drop, reorder, add."""
+    legal.reverse()
+    legal.pop()
+    legal.append({"type": "scribbled"})
 
 
 def test_editing_legal_and_recorded_actions_changes_no_game():
@@ -46,6 +66,9 @@ def test_editing_legal_and_recorded_actions_changes_no_game():
         state.apply(chooser.choice(legal))
         for action in legal:
             _scribble(action)
+        _scribble_list(legal)
+        if not state.is_over():
+            _scribble_list(state.legal_actions())
     assert state.is_over()
     for _seat, action in state.record()["actions"]:
         _scribble(action)
@@ -65,8 +88,25 @@ def test_an_edited_legal_action_is_refused_and_the_list_stays():
     edited = dict(legal[0], card="gold")
     with pytest.raises(IllegalAction):
         state.apply(edited)
-    legal[0]["type"] = "scribbled"
+    with pytest.raises(TypeError, match="read-only"):
+        legal[0]["type"] = "scribbled"
+    legal[0] = dict(legal[0], type="scribbled")
     assert state.legal_actions()[0]["type"] != "scribbled"
+
+
+def test_flat_actions_are_handed_out_shared_and_kept_in_the_history_as_such():
+    state, chooser = GAME.new_game(4, seed=8), random.Random(8)
+    while not state.is_over():
+        legal = state.legal_actions()
+        assert legal is not state.legal_actions()  # a fresh list every time
+        flat = state.phase != "discard"
+        assert all((type(a) is SharedAction) == flat for a in legal)
+        chosen = chooser.choice(legal)
+        # A caller's equal plain dict is accepted; the engine keeps its own.
+        state.apply(dict(chosen, cards=list(chosen["cards"])) if not flat else dict(chosen))
+        _seat, kept = state.history[-1]
+        assert kept == chosen and (kept is chosen) == flat
+    assert all(type(action) is dict for _seat, action in state.record()["actions"])
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -83,7 +123,7 @@ def test_a_world_from_a_parsed_view_holds_the_engines_own_strings(players):
     assert view["hand"][0] is not CARDS[CARDS.index(view["hand"][0])]  # parsed: another str
     own = {card: card for card in CARDS}
     assert all(card is own[card] for card in world.hands[seat])
-    assert all(entry["card"] is own[entry["card"]] for entry in world.table)
+    assert all(card is own[card] for _seat, card, _island, _stage in world.table)
     assert world.view(seat) | {"events": []} == view | {"events": []}
 
 
@@ -122,10 +162,26 @@ def _has_discard(seed: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players):
+def test_the_offer_table_holds_every_play_the_rules_allow_in_card_order():
+    held_options = (None, *CARDS[:-1])
+    for key, plays in _PLAYS.items():
+        islands, held = key[::2], key[1::2]
+        assert list(islands) == sorted(set(islands))
+        expected = [
+            (card, {"type": "play", "card": card, "island": island})
+            for card in CARDS[:-1]
+            for island, good in zip(islands, held, strict=True)
+            if ISLANDS[island].buys in ("any", card) and good in (None, card)
+        ]
+        assert [(card, dict(action)) for card, action in plays] == expected
+    every = len(ISLANDS) * len(held_options) * (1 + (len(ISLANDS) - 1) * len(held_options) / 2)
+    assert len(_PLAYS) == every
+
+
+@pytest.mark.parametrize("players, seed", [(p, s) for p in (3, 4) for s in range(p, p + 20, 4)])
+def test_the_shared_legal_lists_equal_the_rules_list_built_afresh(players, seed):
     """Offers, characters, mutiny and discards from tables equal a plain build of the rules."""
-    state, chooser = GAME.new_game(players, seed=players), random.Random(players)
+    state, chooser = GAME.new_game(players, seed=seed), random.Random(seed)
     while not state.is_over():
         seat, phase, hand = state.turn, state.phase, state.hands[state.turn]
         if phase == "offer":
