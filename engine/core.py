@@ -125,6 +125,9 @@ class Rng:
         """
         mask = self._MASK
         span = 1 << 64
+        # Every step's rejection limit (span - span % n, n at most len(items)) is above
+        # this: a draw below it is accepted without working out its own limit.
+        sure = span - len(items)
         x = self._x
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
@@ -132,7 +135,7 @@ class Rng:
             r = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
             r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & mask
             r ^= r >> 31
-            if r >= span - span % n:  # rejected (odds n in 2**64): draw as `below` does
+            if r >= sure and r >= span - span % n:  # rejected (odds n in 2**64): as `below`
                 self._x = x
                 j = self.below(n)
                 x = self._x

@@ -117,3 +117,15 @@ def test_a_rejected_die_or_below_draw_is_drawn_again(n):
 def test_below_refuses_an_empty_range():
     with pytest.raises(ValueError, match="positive"):
         Rng(1).below(0)
+
+
+@pytest.mark.parametrize(("length", "below_top"), [(6, 5), (6, 6), (7, 3), (52, 40), (52, 1)])
+def test_a_draw_near_the_top_is_taken_or_drawn_again_exactly_as_below_does(length, below_top):
+    # The shuffle skips working out a step's own limit for draws under 2**64 - length;
+    # the draws at or above that bound (some kept, some rejected) still match `below`.
+    fast, slow = Rng(0), Rng(0)
+    fast._x = slow._x = state_before((1 << 64) - below_top)
+    a, b = list(range(length)), list(range(length))
+    fast.shuffle(a)
+    reference_shuffle(slow, b)
+    assert a == b and fast._x == slow._x
