@@ -21,7 +21,8 @@ from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
 from engine.caravelas.sailing import MOVE_ACTIONS, MOVE_BY_TARGET
-from engine.core import Action, Rng, SharedAction, State, ranks_from_keys
+from engine.caravelas.shuffle import shuffle
+from engine.core import Action, SharedAction, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
@@ -143,43 +144,6 @@ DISCARD_NAMED: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {
 }
 
 
-# splitmix64's constants as `Rng` uses them, and `Rng.below`'s rejection limits for
-# every length a movement pile can have: `shuffle` below makes `Rng`'s draws.
-_MASK = (1 << 64) - 1
-_STEP, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-_PILE_LIMITS = tuple(
-    (1 << 64) - (1 << 64) % n if n else 0 for n in range(sum(data.MOVEMENT_DECK.values()) + 1)
-)
-
-
-def shuffle(rng: Rng, items: list) -> None:
-    """`rng.shuffle(items)`, the same draws and the same order, with less arithmetic.
-
-    The used movement cards are reshuffled some 65 times in a game of four, about
-    a tenth of a random playout's time: the rejection limits come from a table
-    and the swap index counts down, where `Rng.shuffle` works both out per card.
-    """
-    size = len(items)
-    if size >= len(_PILE_LIMITS):
-        rng.shuffle(items)
-        return
-    limits, mask, x, i = _PILE_LIMITS, _MASK, rng._x, size
-    for n in range(size, 1, -1):
-        x = (x + _STEP) & mask
-        r = (x ^ (x >> 30)) * _MIX1 & mask
-        r = (r ^ (r >> 27)) * _MIX2 & mask
-        r ^= r >> 31
-        if r < limits[n]:
-            j = r % n
-        else:  # rejected (odds n in 2**64): `below` draws again, as `Rng.shuffle` does
-            rng._x = x
-            j = rng.below(n)
-            x = rng._x
-        i -= 1
-        items[i], items[j] = items[j], items[i]
-    rng._x = x
-
-
 class CaravelasState(State):
     """One game of Caravelas for 2-4 players."""
 
@@ -208,21 +172,21 @@ class CaravelasState(State):
         self.jeronimos_size = data.GREEN_CUBES[n]
 
         self.deck = [v for v, count in data.MOVEMENT_DECK.items() for _ in range(count)]
-        self.rng.shuffle(self.deck)
+        shuffle(self.rng, self.deck)
         self.used: list[int] = []
         self.hand: list[list[int]] = [sorted(self._deal(data.HAND_SIZE)) for _ in range(n)]
 
         # Setup: 2 green and 2 yellow discovery cards each, then one mixed pile.
         greens = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.GREEN)
         yellows = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.YELLOW)
-        self.rng.shuffle(greens)
-        self.rng.shuffle(yellows)
+        shuffle(self.rng, greens)
+        shuffle(self.rng, yellows)
         self.secret: list[list[str]] = []
         for seat in range(n):
             mine = greens[2 * seat : 2 * seat + 2] + yellows[2 * seat : 2 * seat + 2]
             self.secret.append(sorted(mine))
         self.pile = greens[2 * n :] + yellows[2 * n :]
-        self.rng.shuffle(self.pile)
+        shuffle(self.rng, self.pile)
 
         self.turn = 0
         self.round = 1

@@ -20,6 +20,7 @@ import pytest
 import engine
 from engine.caravelas import data
 from engine.caravelas.sailing import DESTINATIONS
+from engine.caravelas.shuffle import MAX_ITEMS, shuffle
 from engine.caravelas.state import (
     ARRIVAL,
     ARRIVES,
@@ -29,7 +30,6 @@ from engine.caravelas.state import (
     QUIET,
     SHALLOW_LISTS,
     CaravelasState,
-    shuffle,
 )
 from engine.core import Rng, State
 from tests.unit.engine.caravelas.helpers import move, position
@@ -142,7 +142,7 @@ def _state_drawing(r: int) -> int:
     return (x - 0x9E3779B97F4A7C15) & MASK
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 16, 33, 47, 48, 49, 60])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 16, 33, 34, 47, MAX_ITEMS, MAX_ITEMS + 1, 60])
 def test_the_pile_shuffle_draws_as_the_generator_shuffles(size):
     for seed in range(40):
         mine, theirs = list(range(size)), list(range(size))
@@ -152,11 +152,14 @@ def test_the_pile_shuffle_draws_as_the_generator_shuffles(size):
         assert mine == theirs and rng._x == reference._x
 
 
-def test_a_rejected_draw_is_drawn_again_as_the_generator_does():
-    """A state whose next draw is the largest number: rejected for any length but powers of 2."""
-    start = _state_drawing(MASK)
-    assert _mixed((start + 0x9E3779B97F4A7C15) & MASK) == MASK
-    for size in (3, 34, 48):
+@pytest.mark.parametrize("draw", [0, 5, 32])
+@pytest.mark.parametrize("number", [MASK, MASK - 40])
+def test_a_rejected_draw_is_drawn_again_as_the_generator_does(draw, number):
+    """A state whose draw number `draw` is `number`: the largest (every length but a power
+    of 2 rejects it), or the smallest any length up to 48 rejects (43 only: 48 cards, draw 5)."""
+    start = (_state_drawing(number) - draw * 0x9E3779B97F4A7C15) & MASK
+    assert _mixed((start + (draw + 1) * 0x9E3779B97F4A7C15) & MASK) == number
+    for size in (34, 40, 47, 48):
         rng, reference = Rng(0), Rng(0)
         rng._x = reference._x = start
         mine, theirs = list(range(size)), list(range(size))
