@@ -56,6 +56,8 @@ DICTS = ("options", "stock", "_caravel_slots", "_slot_caravel")
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
 HAND_SIZE, MAX_ROUNDS = data.HAND_SIZE, data.MAX_ROUNDS
+# The events that hold a list (of cubes, cards or scores): a view copies the list too.
+LIST_EVENTS = frozenset({"deliver", "sink", "discard", "game_over"})
 # Shared read-only actions: a state hands them out and records them as they are.
 DRAW = SharedAction(type="draw")
 END_TURN = SharedAction(type="end_turn")
@@ -586,6 +588,15 @@ class CaravelasState(State):
         return {"scores": scores, "ranks": ranks_from_keys(scoring.rank_keys(scores, self.found))}
 
     # -- what a seat may know (view.py) --------------------------------------
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """As `State`'s, and the list an event may hold copied too: a view never aliases the log."""
+        return [
+            {k: v[:] if type(v) is list else v for k, v in e.items()}
+            if e["event"] in LIST_EVENTS
+            else dict(e)
+            for e in self.log[self._seen[seat] :]
+        ]
+
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
 
