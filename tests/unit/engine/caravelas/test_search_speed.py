@@ -94,7 +94,8 @@ def test_clone_copies_every_list_a_state_has():
 
 
 def test_the_fast_apply_and_the_full_search_make_the_same_state():
-    """Every legal action at sampled points, by `apply`'s lookup and by `State.apply`'s search."""
+    """Every legal action at sampled points, by `apply`'s lookups (the action handed out, an
+    equal plain dict) and by `State.apply`'s search."""
     chooser = random.Random(7)
     for n in (2, 3, 4):
         state = GAME.new_game(n, seed=n + 10)
@@ -102,10 +103,11 @@ def test_the_fast_apply_and_the_full_search_make_the_same_state():
             legal = state.legal_actions()
             if step % 11 == 0:
                 for action in legal:
-                    fast, full = state.clone(), state.clone()
-                    fast.apply(json.loads(json.dumps(action)))
+                    fast, plain, full = state.clone(), state.clone(), state.clone()
+                    fast.apply(action)  # a shared move: found by its identity
+                    plain.apply(json.loads(json.dumps(action)))
                     State.apply(full, action)
-                    assert _fields(fast) == _fields(full), action
+                    assert _fields(fast) == _fields(plain) == _fields(full), action
             state.apply(chooser.choice(legal))
 
 
