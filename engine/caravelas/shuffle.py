@@ -9,8 +9,9 @@ integer holds each draw's state in a 128-bit lane, and each step of the mixing i
 one operation on that whole integer (a product of a 64-bit lane and a 64-bit
 constant fits in its lane; a shift's spill into the next lane is masked off).
 The lanes are read back as 64-bit numbers through `array`, and only the swaps
-are left to a loop. A draw `Rng` would reject (odds n in 2**64) sends the whole
-shuffle to `Rng.shuffle` before anything moved, so the draws stay the same.
+are left to a loop. A draw `Rng` would reject (odds n in 2**64; found by one
+addition that overflows such a lane) sends the whole shuffle to `Rng.shuffle`
+before anything moved, so the draws stay the same.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ _ONES = [sum(1 << (_LANE * k) for k in range(m)) for m in range(MAX_ITEMS)]
 _BIG_ENDIAN = sys.byteorder == "big"  # the lanes are written little-endian
 # `Rng.below(n)` rejects draws from 2**64 - 2**64 % n up, never below this for n <= 48.
 _FIRST_REJECTED = min((1 << 64) - (1 << 64) % n for n in range(2, MAX_ITEMS + 1))
+# Per number of draws: what a lane from _FIRST_REJECTED up overflows into bit 64 with,
+# in every lane, and bit 64 of every lane (a check of all draws in two operations).
+_TO_OVERFLOW = [((1 << 64) - _FIRST_REJECTED) * ones for ones in _ONES]
+_OVERFLOWS = [ones << 64 for ones in _ONES]
 
 
 def shuffle(rng: Rng, items: list) -> None:
@@ -47,12 +52,12 @@ def shuffle(rng: Rng, items: list) -> None:
     mixed = ((states ^ (states >> 30)) & low) * _MIX1 & low
     mixed = ((mixed ^ (mixed >> 27)) & low) * _MIX2 & low
     mixed = (mixed ^ (mixed >> 31)) & low
+    if (mixed + _TO_OVERFLOW[draws]) & _OVERFLOWS[draws]:
+        rng.shuffle(items)  # a draw `Rng` rejects, or might: its own way
+        return
     numbers = array("Q", mixed.to_bytes(_LANE // 8 * draws, "little"))[:: _LANE // 64]
     if _BIG_ENDIAN:
         numbers.byteswap()
-    if max(numbers) >= _FIRST_REJECTED:  # `Rng` rejects one, or might: its own way
-        rng.shuffle(items)
-        return
     n = size
     for r in numbers:
         j = r % n
