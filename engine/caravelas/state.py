@@ -10,9 +10,11 @@ they are in the history; the discard lists are tables too, copied out (a discard
 holds a list). `apply` finds a move handed out by its identity, an equal dict, an
 end of turn or a discard by lookup (a move is then played in place), and leaves
 every other action to `State.apply`'s search of the whole list; moves and ends of
-turn log shared event dicts (logged events are never edited). `clone` copies the
-known fields one by one, and `determinize` fills a `blank` state rather than a
-new game whose shuffles it would discard.
+turn log shared event dicts (logged events are never edited), and a table says
+which ends of a move can bring anything (`ARRIVAL`). The piles are shuffled with
+all of a shuffle's draws made at once (shuffle.py, `Rng`'s draws exactly).
+`clone` copies the known fields one by one, and `determinize` fills a `blank`
+state rather than a new game whose shuffles it would discard.
 """
 
 from __future__ import annotations
