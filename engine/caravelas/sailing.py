@@ -4,8 +4,8 @@ A card moves the fleet exactly its value along lines or arrows without passing
 any circle twice (rules 6.1-6.4), except that arriving at the Cape stops it
 (9.1-9.2). Where a card ends depends only on the start circle and the value,
 so the whole table is built at import and a move costs a lookup; so are the
-move actions themselves (`MOVE_ACTIONS`, `MOVE_BY_TARGET`), which the state
-hands out as copies and finds an action among by hashing.
+move actions themselves (`MOVE_ACTIONS`, `MOVE_BY_TARGET`), read-only shared
+dicts the state hands out as they are and finds an action among by hashing.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.caravelas import data
+from engine.core import SharedAction
 
 CIRCLE_IDS: tuple[str, ...] = tuple(c[0] for c in data.CIRCLES)
 INDEX: dict[str, int] = {cid: i for i, cid in enumerate(CIRCLE_IDS)}
@@ -72,26 +73,30 @@ def distances_from(origin: str) -> dict[str, int]:
     return dist
 
 
-def _move_actions() -> dict[str, dict[int, tuple[dict, ...]]]:
+def _move_actions() -> dict[str, dict[int, tuple[SharedAction, ...]]]:
     """MOVE_ACTIONS[circle][value]: the move actions of that card there, in legal-list order.
 
-    One dict per card value and end circle, whatever the start: a small table
-    stays in the processor's cache, and copying out of it is a decision's main work.
+    One read-only dict per card value and end circle, whatever the start: a
+    small table stays in the processor's cache.
     """
-    made: dict[tuple[int, str], dict] = {}
+    made: dict[tuple[int, str], SharedAction] = {}
     return {
         cid: {
-            v: tuple(made.setdefault((v, to), {"type": "move", "card": v, "to": to}) for to in ends)
+            v: tuple(made.setdefault((v, to), _move(v, to)) for to in ends)
             for v, ends in by_value.items()
         }
         for cid, by_value in DESTINATIONS.items()
     }
 
 
-# Shared, never edited: a state hands out copies and records copies (state.py).
+def _move(value: int, to: str) -> SharedAction:
+    return SharedAction(type="move", card=value, to=to)
+
+
+# Shared and read-only: a state hands them out and records them as they are (state.py).
 MOVE_ACTIONS = _move_actions()
 # MOVE_BY_TARGET[circle][(value, to)]: the same action dicts, found by what an action names.
-MOVE_BY_TARGET: dict[str, dict[tuple[int, str], dict]] = {
+MOVE_BY_TARGET: dict[str, dict[tuple[int, str], SharedAction]] = {
     cid: {(a["card"], a["to"]): a for moves in by_value.values() for a in moves}
     for cid, by_value in MOVE_ACTIONS.items()
 }

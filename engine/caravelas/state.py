@@ -4,14 +4,17 @@ Rule numbers in comments refer to the Portuguese rules (sources/caravelas_pt.txt
 rulings where they are silent are written in RULES.md and cited as "ruling".
 
 Speed, for bots that search (a random game is some 2,400 decisions): the legal
-lists while sailing and discarding are tables built at import (copied out, never
-rebuilt), `apply` finds a move, end of turn or discard by lookup (a move is then
-played in place) and leaves every other action to `State.apply`'s search of the
-whole list, and moves and ends of turn log shared event dicts (logged events are
-never edited). `clone` copies the known fields one by one, and `determinize`
-fills a `blank` state rather than a new game whose shuffles it would discard.
-What is left of a decision is mostly copying the legal dicts out, and the
-generator's reshuffles of the used movement cards.
+lists while sailing are tuples built at import of read-only shared actions
+(`SharedAction`), handed out in a fresh list without copying a dict, and kept as
+they are in the history; the discard lists are tables too, copied out (a discard
+holds a list). `apply` finds a move handed out by its identity, an equal dict, an
+end of turn or a discard by lookup (a move is then played in place), and leaves
+every other action to `State.apply`'s search of the whole list; moves and ends of
+turn log shared event dicts (logged events are never edited), and a table says
+which ends of a move can bring anything (`ARRIVAL`). The piles are shuffled with
+all of a shuffle's draws made at once (shuffle.py, `Rng`'s draws exactly).
+`clone` copies the known fields one by one, and `determinize` fills a `blank`
+state rather than a new game whose shuffles it would discard.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
 from engine.caravelas.sailing import MOVE_ACTIONS, MOVE_BY_TARGET
-from engine.core import Action, State, ranks_from_keys
+from engine.caravelas.shuffle import shuffle
+from engine.core import Action, SharedAction, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
@@ -33,6 +37,16 @@ CUBE_AT = {place: colour for colour, place in data.CUBE_PLACES.items()}
 OPEN_SEA = frozenset(
     c[0] for c in data.CIRCLES if c[0] not in (*data.DISCOVERIES, *CUBE_AT, LISBOA, CAPE)
 )
+# What a move's end may bring, per circle (`_arrive` is the rule): QUIET, the open
+# sea; IF_HELD, a discovery place and nothing else, so only if the seat holds its
+# card; ARRIVES, the Cape, cubes or Lisboa, always.
+QUIET, IF_HELD, ARRIVES = 0, 1, 2
+ARRIVAL = {
+    c[0]: QUIET
+    if c[0] in OPEN_SEA
+    else (IF_HELD if c[0] not in (*CUBE_AT, LISBOA, CAPE) else ARRIVES)
+    for c in data.CIRCLES
+}
 # Per player card, the caravel (1-4) whose slot holds each colour of cube.
 SLOT_CARAVEL = {c: k for k, pair in data.CARAVEL_SLOTS.items() for c in pair}
 SLOT_CARAVEL_BEFORE_3 = {c: k for k, pair in data.CARAVEL_SLOTS_BEFORE_3.items() for c in pair}
@@ -44,10 +58,12 @@ DICTS = ("options", "stock", "_caravel_slots", "_slot_caravel")
 MAX_SECRET = 4
 CARDS_PER_TURN = 4
 HAND_SIZE, MAX_ROUNDS = data.HAND_SIZE, data.MAX_ROUNDS
-_copy = dict.copy
-# Shared action dicts, never edited: a state hands out and records copies of them.
-DRAW: Action = {"type": "draw"}
-END_TURN: Action = {"type": "end_turn"}
+# The events that hold a list (of cubes, cards or scores): a view copies the list too.
+LIST_EVENTS = frozenset({"deliver", "sink", "discard", "game_over"})
+# Shared read-only actions: a state hands them out and records them as they are.
+DRAW = SharedAction(type="draw")
+END_TURN = SharedAction(type="end_turn")
+END_ONLY = (END_TURN,)
 
 
 def _sub_multisets(values: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -70,9 +86,11 @@ HAND_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {
 VALUE_SETS = sorted(set(HAND_VALUES.values()), key=len)
 
 
-def _sail_lists(by_value: dict[int, tuple[Action, ...]]) -> dict[tuple[int, ...], tuple]:
+def _sail_lists(
+    by_value: dict[int, tuple[SharedAction, ...]],
+) -> dict[tuple[int, ...], tuple[SharedAction, ...]]:
     """Per set of card values, the moves they make from one circle, then the end of turn."""
-    moves: dict[tuple[int, ...], tuple[Action, ...]] = {(): ()}
+    moves: dict[tuple[int, ...], tuple[SharedAction, ...]] = {(): ()}
     for values in VALUE_SETS[1:]:
         # Each set extends a shorter one already made: one tuple join apiece.
         moves[values] = moves[values[:-1]] + by_value[values[-1]]
@@ -94,23 +112,31 @@ MOVE_EVENTS: tuple[dict[str, dict[int, dict]], ...] = tuple(
 )
 END_TURN_EVENTS = tuple({"event": "end_turn", "seat": seat} for seat in _SEATS)
 # SAIL_BY_HAND[circle][hand]: SAIL_LISTS[circle] for the sorted hand's values, one lookup.
-SAIL_BY_HAND: dict[str, dict[tuple[int, ...], tuple]] = {
+SAIL_BY_HAND: dict[str, dict[tuple[int, ...], tuple[SharedAction, ...]]] = {
     circle: {hand: lists[values] for hand, values in HAND_VALUES.items()}
     for circle, lists in SAIL_LISTS.items()
 }
-# MOVES_FROM[circle][(value, to)]: a move from there, its card and end, and the event
-# each seat logs for it (what `apply` needs of a move, in one lookup).
-MOVES_FROM: dict[str, dict[tuple[int, str], tuple[Action, int, str, tuple[dict, ...]]]] = {
+# MOVES_FROM[circle][(value, to)]: a move from there, its card and end, the event
+# each seat logs for it and what its end may bring (what `apply` needs, in one lookup).
+MoveEntry = tuple[SharedAction, int, str, tuple[dict, ...], int]
+MOVES_FROM: dict[str, dict[tuple[int, str], MoveEntry]] = {
     circle: {
         key: (
             a,
             a["card"],
             a["to"],
             tuple(MOVE_EVENTS[seat][a["to"]][a["card"]] for seat in _SEATS),
+            ARRIVAL[a["to"]],
         )
         for key, a in by_target.items()
     }
     for circle, by_target in MOVE_BY_TARGET.items()
+}
+# MOVE_BY_ID[circle][id(move)]: the same, by the identity of a move the tables hand
+# out. They live as long as the module, so no other object can have their ids.
+MOVE_BY_ID: dict[str, dict[int, MoveEntry]] = {
+    circle: {id(entry[0]): entry for entry in by_key.values()}
+    for circle, by_key in MOVES_FROM.items()
 }
 # DISCARDS[hand]: the sub-multisets a discard may name from that hand, in legal-list
 # order; DISCARD_NAMED[hand] finds one by the cards an action names.
@@ -150,21 +176,21 @@ class CaravelasState(State):
         self.jeronimos_size = data.GREEN_CUBES[n]
 
         self.deck = [v for v, count in data.MOVEMENT_DECK.items() for _ in range(count)]
-        self.rng.shuffle(self.deck)
+        shuffle(self.rng, self.deck)
         self.used: list[int] = []
         self.hand: list[list[int]] = [sorted(self._deal(data.HAND_SIZE)) for _ in range(n)]
 
         # Setup: 2 green and 2 yellow discovery cards each, then one mixed pile.
         greens = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.GREEN)
         yellows = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.YELLOW)
-        self.rng.shuffle(greens)
-        self.rng.shuffle(yellows)
+        shuffle(self.rng, greens)
+        shuffle(self.rng, yellows)
         self.secret: list[list[str]] = []
         for seat in range(n):
             mine = greens[2 * seat : 2 * seat + 2] + yellows[2 * seat : 2 * seat + 2]
             self.secret.append(sorted(mine))
         self.pile = greens[2 * n :] + yellows[2 * n :]
-        self.rng.shuffle(self.pile)
+        shuffle(self.rng, self.pile)
 
         self.turn = 0
         self.round = 1
@@ -242,7 +268,7 @@ class CaravelasState(State):
                 if not self.used:
                     break
                 self.deck, self.used = self.used, []
-                self.rng.shuffle(self.deck)
+                shuffle(self.rng, self.deck)
                 self.emit("reshuffle", cards=len(self.deck))
             cards.append(self.deck.pop())
         return cards
@@ -289,13 +315,13 @@ class CaravelasState(State):
         return self.legal_actions()  # sailing or discarding: fresh dicts from the tables
 
     def legal_actions(self) -> list[Action]:
-        """As `State.legal_actions`; sailing and discarding copy the tables, nothing cached."""
+        """As `State.legal_actions`; sailing lists the shared actions, discarding copies a table."""
         phase = self.phase
         seat = self.turn
         if phase == SAIL:
             pos = self.pos[seat]
             if self.closed or self.played >= CARDS_PER_TURN:
-                actions: tuple[Action, ...] = (END_TURN,)
+                actions: tuple[SharedAction, ...] = END_ONLY
             else:
                 hand = self.hand[seat]
                 try:
@@ -305,8 +331,8 @@ class CaravelasState(State):
                     actions = (*(a for v in sorted(set(hand)) for a in here[v]), END_TURN)
             if pos in HARBOURS and self.can_draw():
                 actions = (*actions[:-1], DRAW, END_TURN)
-            # Copies: the table's dicts are shared by every state and never edited.
-            return list(map(_copy, actions))
+            # The table's own read-only dicts, in a list of the caller's own.
+            return [*actions]
         if phase == DISCARD:
             hand_key = tuple(self.hand[seat])
             choices = DISCARDS.get(hand_key) or _sub_multisets(hand_key)
@@ -316,71 +342,78 @@ class CaravelasState(State):
     def apply(self, action: Action) -> None:
         """As `State.apply`; a move, end of turn or discard is found by lookup, not by search.
 
-        The shortcut takes only what equals a legal action; everything else goes
-        to `State.apply`, which searches the whole legal list (and names what is
-        not legal), so both ways accept and record the same.
+        A move handed out is found by its identity; otherwise the shortcut takes
+        only what equals a legal action, and everything else goes to
+        `State.apply`, which searches the whole legal list (and names what is not
+        legal), so both ways accept and record the same: the engine's own action.
         """
-        if type(action) is dict:
-            phase, seat = self.phase, self.turn
-            if phase == SAIL:
-                if len(action) == 3:
-                    try:
-                        # A card and circle that hash and compare equal to a move from
-                        # here (1.0 finds 1): with "move" and no other key, equal to it.
-                        move, card, to, events = MOVES_FROM[self.pos[seat]][
-                            action["card"], action["to"]
-                        ]
-                    except (KeyError, TypeError):  # no such move, or an unhashable value
-                        pass
-                    else:
-                        hand = self.hand[seat]
-                        if (
-                            card in hand
-                            and action.get("type") == "move"
-                            and not self.closed
-                            and self.played < CARDS_PER_TURN
-                        ):
-                            # `_move` written out: most decisions are moves.
-                            self._legal_cache = None
-                            log = self.log
-                            self._seen[seat] = len(log)
-                            # The engine's own dict goes on (ints, not 1.0): a copy of the table's.
-                            self.history.append((seat, move.copy()))
-                            hand.remove(card)
-                            self.used.append(card)
-                            self.played += 1
-                            self.pos[seat] = to
-                            self.arrived = True
-                            log.append(events[seat])
-                            if to not in OPEN_SEA:
-                                self._arrive(seat, to)
-                            return
-                elif action == END_TURN:
-                    self._legal_cache = None
-                    self._seen[seat] = len(self.log)
-                    self.history.append((seat, {"type": "end_turn"}))
-                    if self.hand[seat]:
-                        self.phase = DISCARD
-                    else:
-                        self._finish_turn()
-                    return
-            elif (
-                phase == DISCARD
-                and len(action) == 2
-                and action.get("type") == "discard"
-                and type(cards := action.get("cards")) is list
-            ):
+        phase, seat = self.phase, self.turn
+        if phase == SAIL:
+            pos = self.pos[seat]
+            entry = MOVE_BY_ID[pos].get(id(action))
+            if entry is None and type(action) is dict and len(action) == 3:
                 try:
-                    # The engine's own tuple of ints equal to the cards named (1.0 finds 1).
-                    chosen = DISCARD_NAMED[tuple(self.hand[seat])].get(tuple(cards))
-                except (KeyError, TypeError):  # an odd hand, or an unhashable card
-                    chosen = None
-                if chosen is not None:
+                    # A card and circle that hash and compare equal to a move from
+                    # here (1.0 finds 1): with "move" and no other key, equal to it.
+                    entry = MOVES_FROM[pos][action["card"], action["to"]]
+                except (KeyError, TypeError):  # no such move, or an unhashable value
+                    pass
+                else:
+                    if action.get("type") != "move":
+                        entry = None
+            if entry is not None:
+                move, card, to, events, arrival = entry
+                hand = self.hand[seat]
+                if card in hand and not self.closed and self.played < CARDS_PER_TURN:
+                    # `_move` written out: most decisions are moves.
                     self._legal_cache = None
-                    self._seen[seat] = len(self.log)
-                    self.history.append((seat, {"type": "discard", "cards": list(chosen)}))
-                    self._discard(list(chosen))
+                    log = self.log
+                    self._seen[seat] = len(log)
+                    # The engine's own read-only dict (ints, not 1.0).
+                    self.history.append((seat, move))
+                    hand.remove(card)
+                    self.used.append(card)
+                    self.played += 1
+                    self.pos[seat] = to
+                    self.arrived = True
+                    log.append(events[seat])
+                    if arrival and (arrival == ARRIVES or to in self.secret[seat]):
+                        self._arrive(seat, to)
                     return
+            elif action is END_TURN or (type(action) is dict and action == END_TURN):
+                self._legal_cache = None
+                self._seen[seat] = len(self.log)
+                self.history.append((seat, END_TURN))
+                if self.hand[seat]:
+                    self.phase = DISCARD
+                else:
+                    self._finish_turn()
+                return
+        elif (
+            phase == DISCARD
+            and type(action) is dict
+            and len(action) == 2
+            and action.get("type") == "discard"
+            and type(cards := action.get("cards")) is list
+        ):
+            hand = self.hand[seat]
+            try:
+                # The engine's own tuple of ints equal to the cards named (1.0 finds 1).
+                chosen = DISCARD_NAMED[tuple(hand)].get(tuple(cards))
+            except (KeyError, TypeError):  # an odd hand, or an unhashable card
+                chosen = None
+            if chosen is not None:
+                # `_discard` written out: a tenth of the decisions.
+                self._legal_cache = None
+                log = self.log
+                self._seen[seat] = len(log)
+                self.history.append((seat, {"type": "discard", "cards": [*chosen]}))
+                for value in chosen:
+                    hand.remove(value)
+                self.used += chosen
+                log.append({"event": "discard", "seat": seat, "cards": [*chosen]})
+                self._finish_turn()
+                return
         super().apply(action)
 
     def _apply(self, action: dict) -> None:
@@ -564,6 +597,15 @@ class CaravelasState(State):
         return {"scores": scores, "ranks": ranks_from_keys(scoring.rank_keys(scores, self.found))}
 
     # -- what a seat may know (view.py) --------------------------------------
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """As `State`'s, and the list an event may hold copied too: a view never aliases the log."""
+        return [
+            {k: v[:] if type(v) is list else v for k, v in e.items()}
+            if e["event"] in LIST_EVENTS
+            else dict(e)
+            for e in self.log[self._seen[seat] :]
+        ]
+
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
 

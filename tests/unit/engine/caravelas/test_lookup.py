@@ -13,6 +13,7 @@ import json
 import pytest
 
 from engine import IllegalAction
+from engine.core import SharedAction
 from tests.unit.engine.caravelas.helpers import move, position
 
 # From Lisboa a 1 reaches mar_dos_acores, mar_de_portugal and (by the arrow) cabo_bojador.
@@ -79,13 +80,20 @@ def test_a_discard_is_taken_if_it_equals_a_legal_one(action, cards):
 
 
 def test_changing_what_the_engine_handed_out_changes_no_other_game():
-    """Legal actions and records are copies of the shared tables, never the tables."""
+    """Handed-out moves are read-only; the list, records and views are the caller's own."""
     expected = position(at="lisboa", hand=(1, 2, 3, 4)).legal_actions()
     first = position(at="lisboa", hand=(1, 2, 3, 4))
-    for action in first.legal_actions():
-        action["to"] = "nowhere"
+    legal = first.legal_actions()
+    for action in legal:
+        with pytest.raises(TypeError, match="read-only"):
+            action["to"] = "nowhere"
+    legal.append({"type": "move", "card": 9, "to": "nowhere"})
+    legal.remove(move(2, "acores"))
+    del legal[0]
+    assert first.legal_actions() == expected
     first.apply(move(1, "mar_dos_acores"))
-    first.history[-1][1]["card"] = 99
+    with pytest.raises(TypeError, match="read-only"):
+        first.history[-1][1]["card"] = 99
     first.record()["actions"][-1][1]["to"] = "nowhere"
     # The logged move is a shared dict; a view hands out copies of it.
     first.view(1)["events"][-1]["to"] = "nowhere"
@@ -94,3 +102,26 @@ def test_changing_what_the_engine_handed_out_changes_no_other_game():
     second.apply(move(1, "mar_dos_acores"))
     assert second.history[-1] == (0, move(1, "mar_dos_acores"))
     assert second.log[-1] == {"event": "move", "seat": 0, "card": 1, "to": "mar_dos_acores"}
+
+
+def test_a_handed_out_move_is_found_by_identity_and_recorded_as_it_is():
+    state = position(at="lisboa", hand=(1, 2, 3, 4))
+    legal = state.legal_actions()
+    assert all(type(a) is SharedAction for a in legal)
+    state.apply(legal[0])
+    assert state.history[-1][1] is legal[0]
+    assert type(state.record()["actions"][-1][1]) is dict
+    state.apply(end := state.legal_actions()[-1])
+    assert end == {"type": "end_turn"} and state.history[-1][1] is end
+
+
+def test_a_move_handed_out_elsewhere_is_judged_by_this_position():
+    """The same shared move is legal from one circle and not from another, or without its card."""
+    far = position(at="goa", hand=(1, 2, 3, 4)).legal_actions()
+    state = position(at="lisboa", hand=(2, 3, 4, 4))
+    here = state.legal_actions()
+    for action in far + position(at="lisboa", hand=(1, 1, 1, 1)).legal_actions():
+        if action not in here:
+            with pytest.raises(IllegalAction, match="not a legal action for seat 0"):
+                state.apply(action)
+    assert state.legal_actions() == here and state.history == []

@@ -16,7 +16,7 @@ import engine
 from engine import IllegalAction
 from engine.caravelas import data
 from engine.caravelas.sailing import DESTINATIONS
-from engine.caravelas.state import CaravelasState
+from engine.caravelas.state import LIST_EVENTS, CaravelasState
 from engine.caravelas.view import colour_counts
 from tests.unit.engine.caravelas.helpers import die_showing, events, move, position
 from tests.unit.engine.helpers import with_seat
@@ -688,3 +688,25 @@ def test_fig_4_through_play(version):
     state.apply(FIG_4[-1])
     assert state.cargo[0] == [] and state.sunk[0] == [True, False, False, False]
     assert events(state, "sink")[-1]["cubes"] == ["red", "black"]
+
+
+def test_a_view_shares_no_list_with_the_log():
+    """Every event kind that holds a list is named in LIST_EVENTS, over whole games; editing
+    every list in every view then leaves the log as it was."""
+    for n in (2, 3, 4):
+        state, chooser = CaravelasState(n, seed=n), random.Random(n)
+        while not state.is_over():
+            shown = state.log[min(state._seen) :]  # what any seat's view shows
+            if any(isinstance(v, list) for e in shown for v in e.values()):
+                before = json.dumps(shown)
+                for seat in range(n):
+                    for event in state.view(seat)["events"]:
+                        for value in event.values():
+                            if isinstance(value, list):
+                                value.append("edited")
+                assert json.dumps(shown) == before
+            state.apply(chooser.choice(state.legal_actions()))
+        holding = {
+            e["event"] for e in state.log if any(type(v) in (list, dict) for v in e.values())
+        }
+        assert holding <= LIST_EVENTS
