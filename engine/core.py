@@ -8,6 +8,8 @@ leaves the state untouched when it does.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
@@ -121,8 +123,24 @@ class Rng:
     def shuffle(self, items: list) -> None:
         """Shuffle a list in place (Fisher-Yates): `below(i + 1)` for i from the top down.
 
-        `below` written out, state in a local: determinize shuffles every hidden pool.
+        Determinize shuffles every hidden pool and games reshuffle their piles in every
+        playout, so a list of up to `_LANES` items has all its draws made at once (see
+        `_lane_draws`); a draw `below` would reject, or a longer list, goes one by one.
         """
+        draws = len(items) - 1
+        numbers = _lane_draws(self._x, draws) if 0 < draws < _LANES else None
+        if numbers is None:
+            self._shuffle_one_by_one(items)
+            return
+        n = draws + 1
+        for r in numbers:
+            j = r % n
+            n -= 1
+            items[n], items[j] = items[j], items[n]
+        self._x = (self._x + draws * _STEP) & _MASK
+
+    def _shuffle_one_by_one(self, items: list) -> None:
+        """`shuffle` a draw at a time: `below` written out, the state in a local."""
         mask = self._MASK
         span = 1 << 64
         # Every step's rejection limit (span - span % n, n at most len(items)) is above
@@ -143,6 +161,46 @@ class Rng:
                 j = r % n
             items[i], items[j] = items[j], items[i]
         self._x = x
+
+
+# A shuffle's draws made at once. The generator's state only steps by a constant, so
+# every state a shuffle will draw from is known in advance: one integer holds each in a
+# 128-bit lane, and each step of splitmix64's mixing is one operation on all the lanes
+# (a 64-bit lane times a 64-bit constant fits in its lane; what a shift spills into the
+# lane below is masked off). The numbers are read back through `array`.
+_MASK = (1 << 64) - 1
+_STEP, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_LANE_BITS = 128
+_LANES = 64  # lists of up to 64 items (every pile our games shuffle) go through lanes
+# Per number of draws m: each lane's low 64 bits set; lane k holding (k + 1) steps;
+# a 1 in each lane (a state times it is that state in every lane).
+_LOW = [sum(_MASK << (_LANE_BITS * k) for k in range(m)) for m in range(_LANES)]
+_STEPS = [
+    sum(((k + 1) * _STEP & _MASK) << (_LANE_BITS * k) for k in range(m)) for m in range(_LANES)
+]
+_ONES = [sum(1 << (_LANE_BITS * k) for k in range(m)) for m in range(_LANES)]
+# `below(n)` rejects draws from 2**64 - 2**64 % n up, never below this for n <= _LANES;
+# adding the rest up to 2**64 to every lane carries such a draw into bit 64 of its lane.
+_FIRST_REJECTED = min((1 << 64) - (1 << 64) % n for n in range(2, _LANES + 1))
+_TO_CARRY = [((1 << 64) - _FIRST_REJECTED) * ones for ones in _ONES]
+_CARRIES = [ones << 64 for ones in _ONES]
+_BIG_ENDIAN = sys.byteorder == "big"  # the lanes are read little-endian
+
+
+def _lane_draws(x: int, draws: int) -> array | None:
+    """The numbers of the next `draws` draws from state `x`, in order; None when one of
+    them might be a draw `below` rejects (odds under 64 in 2**64 a draw)."""
+    low = _LOW[draws]
+    states = (x * _ONES[draws] + _STEPS[draws]) & low
+    mixed = ((states ^ (states >> 30)) & low) * _MIX1 & low
+    mixed = ((mixed ^ (mixed >> 27)) & low) * _MIX2 & low
+    mixed = (mixed ^ (mixed >> 31)) & low
+    if (mixed + _TO_CARRY[draws]) & _CARRIES[draws]:
+        return None
+    numbers = array("Q", mixed.to_bytes(_LANE_BITS // 8 * draws, "little"))[:: _LANE_BITS // 64]
+    if _BIG_ENDIAN:
+        numbers.byteswap()
+    return numbers
 
 
 def ranks_from_scores(scores: list[float]) -> list[int]:

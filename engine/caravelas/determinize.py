@@ -16,7 +16,6 @@ fill the cards being chosen and the unknown pile positions in random order.
 from __future__ import annotations
 
 from engine.caravelas import data
-from engine.caravelas.shuffle import shuffle
 from engine.caravelas.state import KEEP, SAIL, CaravelasState
 from engine.core import Action
 
@@ -78,7 +77,7 @@ def _movement(state: CaravelasState, view: dict) -> None:
     pool = [v for v in CARD_VALUES for _ in range(left[v])]
     if len(pool) != view["movement_deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's movement card counts do not add up")
-    shuffle(state.rng, pool)
+    state.rng.shuffle(pool)
     hands = []
     for k in range(state.num_players):
         if k == seat:
@@ -106,7 +105,7 @@ def _discoveries(state: CaravelasState, view: dict) -> None:
     others_drawn = view["drawn_count"] if state.turn != seat else 0
     if len(rest) != others_drawn + known_pile.count(None):
         raise ValueError("the view's discovery card counts do not add up")
-    shuffle(state.rng, rest)
+    state.rng.shuffle(rest)
     state.drawn = list(mine_drawn) if state.turn == seat else rest[:others_drawn]
     rest = rest[others_drawn:]
     state.pile = [p if p else rest.pop() for p in known_pile]
@@ -126,7 +125,7 @@ def _deal_secrets(
         hands: dict[int, list[str]] = {k: [] for k in others}
         for colour, places in unknown.items():
             pool = list(places)
-            shuffle(state.rng, pool)
+            state.rng.shuffle(pool)
             for k in others:
                 take = counts[k][colour]
                 if take > len(pool):

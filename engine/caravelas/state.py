@@ -11,8 +11,8 @@ holds a list). `apply` finds a move handed out by its identity, an equal dict, a
 end of turn or a discard by lookup (a move is then played in place), and leaves
 every other action to `State.apply`'s search of the whole list; moves and ends of
 turn log shared event dicts (logged events are never edited), and a table says
-which ends of a move can bring anything (`ARRIVAL`). The piles are shuffled with
-all of a shuffle's draws made at once (shuffle.py, `Rng`'s draws exactly).
+which ends of a move can bring anything (`ARRIVAL`). `Rng.shuffle` makes all of a
+pile's draws at once.
 `clone` copies the known fields one by one, and `determinize` fills a `blank`
 state rather than a new game whose shuffles it would discard.
 """
@@ -23,7 +23,6 @@ from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
 from engine.caravelas.sailing import MOVE_ACTIONS, MOVE_BY_TARGET
-from engine.caravelas.shuffle import shuffle
 from engine.core import Action, SharedAction, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
@@ -176,21 +175,21 @@ class CaravelasState(State):
         self.jeronimos_size = data.GREEN_CUBES[n]
 
         self.deck = [v for v, count in data.MOVEMENT_DECK.items() for _ in range(count)]
-        shuffle(self.rng, self.deck)
+        self.rng.shuffle(self.deck)
         self.used: list[int] = []
         self.hand: list[list[int]] = [sorted(self._deal(data.HAND_SIZE)) for _ in range(n)]
 
         # Setup: 2 green and 2 yellow discovery cards each, then one mixed pile.
         greens = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.GREEN)
         yellows = sorted(p for p, (col, _) in data.DISCOVERIES.items() if col == data.YELLOW)
-        shuffle(self.rng, greens)
-        shuffle(self.rng, yellows)
+        self.rng.shuffle(greens)
+        self.rng.shuffle(yellows)
         self.secret: list[list[str]] = []
         for seat in range(n):
             mine = greens[2 * seat : 2 * seat + 2] + yellows[2 * seat : 2 * seat + 2]
             self.secret.append(sorted(mine))
         self.pile = greens[2 * n :] + yellows[2 * n :]
-        shuffle(self.rng, self.pile)
+        self.rng.shuffle(self.pile)
 
         self.turn = 0
         self.round = 1
@@ -268,7 +267,7 @@ class CaravelasState(State):
                 if not self.used:
                     break
                 self.deck, self.used = self.used, []
-                shuffle(self.rng, self.deck)
+                self.rng.shuffle(self.deck)
                 self.emit("reshuffle", cards=len(self.deck))
             cards.append(self.deck.pop())
         return cards

@@ -1,8 +1,9 @@
-"""The core generator: its written-out shuffle draws exactly what `below` would.
+"""The core generator: its fast shuffle draws exactly what `below` would.
 
-Replays depend on every draw staying the same, so `Rng.shuffle` (the draws written
-out for speed) is held to a plain Fisher-Yates over `below`, including the rare
-rejected draw, which the test forces by choosing the generator's state.
+Replays depend on every draw staying the same, so `Rng.shuffle` (all draws made at
+once in lanes of one integer, or one by one written out) is held to a plain
+Fisher-Yates over `below`, including the rare rejected draw, which the tests force
+by choosing the generator's state, at the first draw and at later ones.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def test_state_before_gives_the_wanted_draw():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**63 + 5, 123456789])
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 10, 52, 200])
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 10, 16, 33, 48, 52, 63, 64, 65, 200])
 def test_shuffle_draws_as_below_does(seed, length):
     fast, slow = Rng(seed), Rng(seed)
     a, b = list(range(length)), list(range(length))
@@ -125,6 +126,24 @@ def test_a_draw_near_the_top_is_taken_or_drawn_again_exactly_as_below_does(lengt
     # the draws at or above that bound (some kept, some rejected) still match `below`.
     fast, slow = Rng(0), Rng(0)
     fast._x = slow._x = state_before((1 << 64) - below_top)
+    a, b = list(range(length)), list(range(length))
+    fast.shuffle(a)
+    reference_shuffle(slow, b)
+    assert a == b and fast._x == slow._x
+
+
+@pytest.mark.parametrize("draw", [0, 5, 32, 62])
+@pytest.mark.parametrize("number", [MASK, MASK - 40, MASK - 70])
+@pytest.mark.parametrize("length", [34, 48, 63, 64])
+def test_a_later_draw_near_the_top_sends_the_shuffle_one_by_one_with_the_same_draws(
+    draw, number, length
+):
+    # Draw number `draw` of the shuffle is `number`: some lengths reject it where it
+    # falls (MASK: all but powers of 2), others keep it; MASK - 70 is below every
+    # length's limit, so the lanes keep it.
+    start = (state_before(number) - draw * STEP) & MASK
+    fast, slow = Rng(0), Rng(0)
+    fast._x = slow._x = start
     a, b = list(range(length)), list(range(length))
     fast.shuffle(a)
     reference_shuffle(slow, b)

@@ -5,8 +5,8 @@
 (pinned against the engine as it stood at ef55f55), and a clone shares no list
 it could edit with its original. `apply`'s lookup (a move written out) leaves
 the state `State.apply`'s search of the legal list leaves, and a hand outside
-the tables is sailed the long way. The movement pile's own shuffle draws what
-`Rng.shuffle` draws, and the table of what a move's end brings is the rules'.
+the tables is sailed the long way. The table of what a move's end brings is the
+rules'.
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ import hashlib
 import json
 import random
 
-import pytest
-
 import engine
 from engine.caravelas import data
 from engine.caravelas.sailing import DESTINATIONS
-from engine.caravelas.shuffle import MAX_ITEMS, shuffle
 from engine.caravelas.state import (
     ARRIVAL,
     ARRIVES,
@@ -31,7 +28,7 @@ from engine.caravelas.state import (
     SHALLOW_LISTS,
     CaravelasState,
 )
-from engine.core import Rng, State
+from engine.core import State
 from tests.unit.engine.caravelas.helpers import move, position
 
 GAME = engine.get_game("caravelas")
@@ -125,49 +122,6 @@ def test_a_hand_no_turn_deals_is_sailed_the_long_way():
     moves = [a for a in state.legal_actions() if a["type"] == "move"]
     assert moves == [move(v, to) for v in (1, 2, 3, 5) for to in DESTINATIONS["lisboa"][v]]
     assert state.legal_actions()[-1] == {"type": "end_turn"}
-
-
-def _mixed(x: int) -> int:
-    """The number splitmix64 makes of state `x` (after its step), as `Rng.below` draws it."""
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & MASK
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & MASK
-    return x ^ (x >> 31)
-
-
-def _state_drawing(r: int) -> int:
-    """The generator state whose next draw is `r` (splitmix64's mixing undone)."""
-    z = r ^ (r >> 31) ^ (r >> 62)
-    y = z * pow(0x94D049BB133111EB, -1, 1 << 64) & MASK
-    w = y ^ (y >> 27) ^ (y >> 54)
-    v = w * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & MASK
-    x = v ^ (v >> 30) ^ (v >> 60)
-    return (x - 0x9E3779B97F4A7C15) & MASK
-
-
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 16, 33, 34, 47, MAX_ITEMS, MAX_ITEMS + 1, 60])
-def test_the_pile_shuffle_draws_as_the_generator_shuffles(size):
-    for seed in range(40):
-        mine, theirs = list(range(size)), list(range(size))
-        rng, reference = Rng(seed * 7919), Rng(seed * 7919)
-        shuffle(rng, mine)
-        reference.shuffle(theirs)
-        assert mine == theirs and rng._x == reference._x
-
-
-@pytest.mark.parametrize("draw", [0, 5, 32])
-@pytest.mark.parametrize("number", [MASK, MASK - 40])
-def test_a_rejected_draw_is_drawn_again_as_the_generator_does(draw, number):
-    """A state whose draw number `draw` is `number`: the largest (every length but a power
-    of 2 rejects it), or the smallest any length up to 48 rejects (43 only: 48 cards, draw 5)."""
-    start = (_state_drawing(number) - draw * 0x9E3779B97F4A7C15) & MASK
-    assert _mixed((start + (draw + 1) * 0x9E3779B97F4A7C15) & MASK) == number
-    for size in (34, 40, 47, 48):
-        rng, reference = Rng(0), Rng(0)
-        rng._x = reference._x = start
-        mine, theirs = list(range(size)), list(range(size))
-        shuffle(rng, mine)
-        reference.shuffle(theirs)
-        assert mine == theirs and rng._x == reference._x
 
 
 def test_what_a_moves_end_brings_is_the_slow_ways_answer():
