@@ -418,12 +418,18 @@ class MeutererState(State):
                 raise IllegalAction("the game is over")
             cache = self._legal_cache = self._legal_actions()
         seat = self.turn
-        if not isinstance(action, dict):
-            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
-        try:
-            own = cache[cache.index(action)]
-        except ValueError:
-            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # Most often the action is one the legal list handed out (the shared one
+        # itself): found by identity alone, without comparing the dicts before it.
+        for own in cache:
+            if own is action:
+                break
+        else:
+            if not isinstance(action, dict):
+                raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+            try:
+                own = cache[cache.index(action)]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
         # True for 1) never reaches the rules. The history keeps it (read-only) or,
         # for a discard, a copy.
