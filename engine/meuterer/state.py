@@ -25,6 +25,7 @@ from engine.core import Action, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     BOATSWAIN_BONUS,
+    BOATSWAIN_STRENGTH,
     CABIN_BOY_POINTS,
     CARDS,
     CHARACTERS,
@@ -564,10 +565,16 @@ class MeutererState(State):
         won = False
         mutineer = characters.index("mutineer") if "mutineer" in characters else None
         if mutineer is not None:
-            captain_side, mutineer_side = scoring.mutiny_strengths(
-                captain, characters, self.conflicts
-            )
-            won = scoring.mutiny_succeeds(captain_side, mutineer_side)
+            # `scoring.mutiny_strengths` and `mutiny_succeeds` written out: the
+            # boatswain adds his conflicts and 1 to the captain's, the cabin boy his
+            # to the mutineer's; a tie goes to the mutineer.
+            conflicts = self.conflicts
+            captain_side, mutineer_side = conflicts[captain], conflicts[mutineer]
+            if "boatswain" in characters:
+                captain_side += conflicts[characters.index("boatswain")] + BOATSWAIN_STRENGTH
+            if "cabin_boy" in characters:
+                mutineer_side += conflicts[characters.index("cabin_boy")]
+            won = mutineer_side >= captain_side
             winner = "mutineer" if won else "captain"
             self.mutiny_result = {
                 "captain_strength": captain_side,

@@ -97,8 +97,8 @@ def test_sale_awards_are_the_rules_scores_that_are_not_zero_in_seat_order(player
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_rounds_logged_scores_are_the_scoring_functions_in_seat_order(players):
-    # The state scores a round with the role and sole-leader rules written out:
-    # every round of random games logs what `role_scores` and `sale_scores` give.
+    # The state scores a round with the mutiny, role and sole-leader rules written
+    # out: every round of random games logs what the scoring functions give.
     rounds = 0
     for seed in range(40):
         state = MeutererState(players, seed)
@@ -110,9 +110,8 @@ def test_a_rounds_logged_scores_are_the_scoring_functions_in_seat_order(players)
             conflicts = list(state.conflicts)
             sales = {island: slots[1::2] for island, slots in state.sales.items()}
             mutiny = "mutineer" in chars
-            won = mutiny and scoring.mutiny_succeeds(
-                *scoring.mutiny_strengths(captain, chars, conflicts)
-            )
+            strengths = scoring.mutiny_strengths(captain, chars, conflicts)
+            won = mutiny and scoring.mutiny_succeeds(*strengths)
             roles = scoring.role_scores(
                 captain, chars, state.pay, state.destination, state.mutineer_destination, won
             )
@@ -129,6 +128,12 @@ def test_a_rounds_logged_scores_are_the_scoring_functions_in_seat_order(players)
                 if e["event"] == "score"
             ]
             assert logged == expected
+            fights = [
+                (e["captain_strength"], e["mutineer_strength"], e["winner"])
+                for e in state.log[start:]
+                if e["event"] == "mutiny"
+            ]
+            assert fights == ([(*strengths, "mutineer" if won else "captain")] if mutiny else [])
             rounds += 1
 
         state._end_round = checked
