@@ -5,8 +5,9 @@ rulings in `engine/meuterer/RULES.md`.
 
 Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
-list holds those (flat ones read-only `SharedAction`s handed out as they are, the
-discards copied out), `legal_actions` and `apply` are this
+list holds those (flat ones read-only `SharedAction`s handed out as they are; a
+discard's list holds the choices as tuples of cards, the actions handed out made
+fresh from them), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
@@ -121,17 +122,23 @@ _FROM = {n: tuple((seat, *after[:-1]) for seat, after in enumerate(_AFTER[n])) f
 
 
 @functools.cache
-def _discard_actions(hand: tuple[str, ...]) -> list[Action]:
+def _discard_choices(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The stevedore's choices for a hand (any order): each distinct set of cards to
     discard down to 5, in card order, the sets sorted.
 
-    A memo (of at most some 2,500 hands): the list is a legal list held by states,
-    never edited, its dicts never handed out (`legal_actions` copies their lists).
+    A memo (of at most some 2,500 hands) of tuples, quick to fill: the state's
+    legal list while he discards, never edited; the actions handed out are made
+    from them, and `apply` finds an action's cards among them.
     """
     # Combinations of a hand in card order come in card order: keeping the
     # first of each equal run leaves every distinct choice once, sorted.
     combinations = itertools.combinations(sort_cards(list(hand)), len(hand) - HAND_SIZE)
-    return [{"type": "discard", "cards": list(cards)} for cards in dict.fromkeys(combinations)]
+    return list(dict.fromkeys(combinations))
+
+
+def _discard_action(cards: tuple[str, ...]) -> Action:
+    """A discard action: a fresh dict holding a fresh list."""
+    return {"type": "discard", "cards": [*cards]}
 
 
 # The event log is kept compact: an entry is (its keys, "event kind", *values),
@@ -183,6 +190,9 @@ class MeutererState(State):
     engine_version = "meuterer-2"
     replays = REPLAYS
     private_view_keys = ("hand", "character", "available_characters")
+    # The legal list: shared actions, or while the stevedore discards his choices
+    # as tuples of cards (the actions, holding lists, are made from them).
+    _legal_cache: list[Any] | None
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
@@ -398,13 +408,14 @@ class MeutererState(State):
             elif phase == PROMISE:
                 cache = self._legal_cache = _PROMISES
             elif phase == DISCARD:
-                cards = tuple(sorted(self.hands[self.turn]))
-                cache = self._legal_cache = _discard_actions(cards)
+                # The only actions holding a list: fresh ones, a caller's edit must not
+                # reach the game. The state keeps the choices as tuples.
+                cache = self._legal_cache = _discard_choices(tuple(sorted(self.hands[self.turn])))
+                return [{"type": "discard", "cards": [*cards]} for cards in cache]
             else:  # over
                 return []
         if self.phase == DISCARD:
-            # The only actions holding a list: a caller's edit must not reach it.
-            return [{"type": "discard", "cards": [*a["cards"]]} for a in cache]
+            return [{"type": "discard", "cards": [*cards]} for cards in cache]
         return cache[:]
 
     def apply(self, action: Action) -> None:
@@ -413,6 +424,9 @@ class MeutererState(State):
         The base class's checks, errors and history, without its general detours;
         the rules of the commonest actions are written out here.
         """
+        if self.phase == DISCARD:
+            self._apply_discard(action)
+            return
         cache = self._legal_cache
         if cache is None:
             if self.phase == OVER:
@@ -438,10 +452,6 @@ class MeutererState(State):
         log = self._events
         self._seen[seat] = len(log)
         kind = own["type"]
-        if kind == "discard":
-            self.history.append((seat, {"type": "discard", "cards": [*own["cards"]]}))
-            self._discard(seat, own["cards"])
-            return
         self.history.append((seat, own))
         if kind == "play":
             card = own["card"]
@@ -496,11 +506,44 @@ class MeutererState(State):
     def _legal_actions(self) -> list[Action]:
         """The legal list, of the shared actions where it can be (the list is never handed out).
 
-        `legal_actions` builds it (into the cache), written out there for playouts.
+        `legal_actions` builds it (into the cache), written out there for playouts;
+        a discard's list is made afresh from the choices.
         """
         if self._legal_cache is None:
             self.legal_actions()
+        if self.phase == DISCARD:
+            return [_discard_action(cards) for cards in self._legal_cache or []]
         return self._legal_cache or []
+
+    def _apply_discard(self, action: Action) -> None:
+        """`apply` for the stevedore's discard: the action's cards found among the choices.
+
+        A plain dict holding a plain list is equal to a legal action exactly when it
+        holds its two keys and its cards, in order, equal one choice's; anything
+        else is compared with each legal action in turn, as `apply` does.
+        """
+        if self._legal_cache is None:
+            self.legal_actions()
+        choices, seat = self._legal_cache or [], self.turn
+        cards = action.get("cards") if type(action) is dict else None
+        if type(cards) is list and len(action) == 2 and "discard" == action.get("type"):
+            try:
+                own = choices[choices.index(tuple(cards))]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        else:
+            if not isinstance(action, dict):
+                raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+            legal = self._legal_actions()
+            try:
+                own = choices[legal.index(action)]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # The engine's own cards decide; the history keeps a fresh action of them.
+        self._legal_cache = None
+        self._seen[seat] = len(self._events)
+        self.history.append((seat, _discard_action(own)))
+        self._discard(seat, own)
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
@@ -537,13 +580,13 @@ class MeutererState(State):
         self.phase = MUTINY
         self.turn = captain
 
-    def _discard(self, seat: int, cards: list[str]) -> None:
+    def _discard(self, seat: int, cards: tuple[str, ...]) -> None:
         hand, discards = self.hands[seat], self.discards
         for card in cards:
             hand.remove(card)
             discards.append(card)
         # Ruling: the stevedore discards face up onto the open discard pile.
-        self._events.append((_CARDS, "discard", seat, tuple(cards)))
+        self._events.append((_CARDS, "discard", seat, cards))
         self._refill()
 
     def _add_conflicts(self, seat: int, count: int) -> None:
