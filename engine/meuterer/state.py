@@ -11,7 +11,7 @@ fresh from them), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
-(`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
+(`view.py`); `determinize` sets every field of a state it makes without a deal.
 """
 
 from __future__ import annotations
@@ -217,31 +217,6 @@ class MeutererState(State):
             del deck[-HAND_SIZE:]
             log.append((_DRAW, "draw", seat, HAND_SIZE))
         self._start_round()
-
-    @classmethod
-    def blank(cls, num_players: int, seed: int, options: dict | None = None) -> MeutererState:
-        """A state of the current rules with every field present and nothing dealt.
-
-        For `determinize`, which sets every field from a view: dealing and
-        shuffling a deck only to replace it would cost most of its time.
-        """
-        state = cls.__new__(cls)
-        State.__init__(state, num_players, seed, options)
-        n = num_players
-        state.rounds, state.round, state.scores = ROUNDS[n], 1, [0] * n
-        state.ship, state.active = START_ISLAND, [START_ISLAND]
-        state.deck, state.discards = [], []
-        state.hands = [[] for _ in range(n)]
-        state.captain = 0
-        state.phase, state.turn, state.pay = PROMISE, 0, None
-        state.passed, state.reserved = [False] * n, [None] * n
-        state.characters, state.available = [None] * n, list(CHARACTERS)
-        state.seen_available, state.choice_order = [None] * n, []
-        state.revealed, state.table, state.sales = False, [], {}
-        state.conflicts = [0] * n
-        state.destination = state.mutineer_destination = None
-        state.mutiny_queue, state.mutiny_result, state.refill_queue = [], None, []
-        return state
 
     # -- round bookkeeping ----------------------------------------------------
     def _start_round(self) -> None:

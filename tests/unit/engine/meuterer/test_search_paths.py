@@ -277,3 +277,23 @@ def test_a_discard_is_found_among_the_choices_as_list_index_would_find_it():
             reference = state.clone()
             reference.apply(legal[-1])
             assert twin.log == reference.log and twin.hands == reference.hands
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_world_holds_every_field_of_a_new_game_and_plays_on(players):
+    # `determinize` sets each field from the view, none from defaults: a world at
+    # any phase has exactly a new game's fields, and plays to the end.
+    fields = set(vars(GAME.new_game(players, seed=1)))
+    state, chooser = GAME.new_game(players, seed=players), random.Random(players)
+    phases = set()
+    step = 0
+    while not state.is_over():
+        view = json.loads(json.dumps(state.view(state.current_player())))
+        world = GAME.determinize(view, step)
+        assert set(vars(world)) == fields
+        phases.add(world.phase)
+        _play(world, random.Random(step), 10_000)
+        assert world.is_over()
+        _play(state, chooser, 1)
+        step += 1
+    assert phases == {"promise", "offer", "character", "mutiny", "discard"}
