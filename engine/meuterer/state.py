@@ -131,7 +131,7 @@ def _discard_choices(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
     from them, and `apply` finds an action's cards among them.
     """
     # Combinations of a hand in card order come in card order: keeping the
-    # first of each equal run leaves every distinct choice once, sorted.
+    # first of equal choices (dict.fromkeys) leaves every distinct one once, sorted.
     combinations = itertools.combinations(sort_cards(list(hand)), len(hand) - HAND_SIZE)
     return list(dict.fromkeys(combinations))
 
