@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action
+from engine.core import Action, State
 from engine.meuterer.data import CARDS, CHARACTERS, DECK
 from engine.meuterer.state import (
     CHARACTER,
@@ -54,9 +54,11 @@ def determinize(view: dict, seed: int, options: dict, legal: list[Action] | None
         raise ValueError("not a meuterer view")
     if view.get("current_player") is None:
         raise ValueError("the game is over: nothing to determinize")
-    n = view["players"]
-    # Every field is set below: a blank state skips the deal a new game would shuffle.
-    state = MeutererState.blank(n, seed, options)
+    # Every field of the rules is set below, from the view (a test holds them to a
+    # new game's): the state skips the deal a new game would shuffle, and any
+    # defaults that would only be replaced.
+    state = MeutererState.__new__(MeutererState)
+    State.__init__(state, view["players"], seed, options)
     state._as_determinized(seed, view.get("events", []))
     _table(state, view)
     _characters(state, view)
@@ -70,7 +72,7 @@ def _table(state: MeutererState, view: dict) -> None:
     state.round, state.rounds = view["round"], view["rounds"]
     state.scores = list(view["scores"])
     state.ship, state.captain = view["ship"], view["captain"]
-    state.active = sorted(i["island"] for i in view["islands"] if i["active"])
+    state.active = sorted([i["island"] for i in view["islands"] if i["active"]])
     state.phase, state.turn = _own(view["phase"]), view["current_player"]
     state.pay = view["promise"]
     state.passed = list(view["passed"])
@@ -111,43 +113,48 @@ def pass_order(view: dict) -> list[int]:
     after the last card the passes run on until the seat on move (or, once the
     offer is over, all round).
     """
-    n, turn, phase = view["players"], view["current_player"], view["phase"]
-    passed = [False] * n
+    turn, phase = view["current_player"], view["phase"]
+    passed = [False] * view["players"]
     order: list[int] = []
-
-    def next_seat(seat: int) -> int | None:
-        for k in range(1, n + 1):
-            if not passed[(seat + k) % n]:
-                return (seat + k) % n
-        return None
-
-    def pass_until(seat: int | None, stop: int | None) -> int | None:
-        """Seats from `seat` on pass in turn until `stop` is on move."""
-        while seat is not None and seat != stop:
-            passed[seat] = True
-            order.append(seat)
-            seat = next_seat(seat)
-        return seat
-
     pos: int | None = view["captain"]
     for card in view["table"]:
         if card["stage"] != "offer":
             continue
-        pos = pass_until(pos, card["seat"])
+        pos = _pass_until(passed, order, pos, card["seat"])
         if pos is None:
             raise ValueError("the table does not follow the turn order")
-        pos = next_seat(pos)
+        pos = _next_seat(passed, pos)
     if phase == OFFER:
-        pass_until(pos, turn)
+        _pass_until(passed, order, pos, turn)
     elif phase == CHARACTER:
-        pass_until(pos, turn)
+        _pass_until(passed, order, pos, turn)
         passed[turn] = True
         order.append(turn)
     else:
-        pass_until(pos, None)
+        _pass_until(passed, order, pos, None)
     if passed != list(view["passed"]):
         raise ValueError("the passes do not follow the turn order")
     return order
+
+
+def _next_seat(passed: list[bool], seat: int) -> int | None:
+    """The next seat clockwise after `seat` that has not passed (maybe itself), if any."""
+    n = len(passed)
+    for k in range(1, n + 1):
+        if not passed[(seat + k) % n]:
+            return (seat + k) % n
+    return None
+
+
+def _pass_until(
+    passed: list[bool], order: list[int], seat: int | None, stop: int | None
+) -> int | None:
+    """Seats from `seat` on pass in turn (noted in `passed` and `order`) until `stop` is on move."""
+    while seat is not None and seat != stop:
+        passed[seat] = True
+        order.append(seat)
+        seat = _next_seat(passed, seat)
+    return seat
 
 
 def _characters(state: MeutererState, view: dict) -> None:
@@ -223,16 +230,16 @@ def _order_after_the_round(state: MeutererState, view: dict) -> list[int]:
 
 def _cards(state: MeutererState, view: dict) -> None:
     """Own hand from the view; the unseen cards shuffled into the other hands and the deck."""
-    seat, sizes = view["seat"], view["hand_sizes"]
+    seat, sizes, open_pile = view["seat"], view["hand_sizes"], view["discards"]
     hand, table = view["hand"], [card for _seat, card, _island, _stage in state.table]
     discards: list[str] = []
     # The unseen cards in card order (then shuffled): what the hidden hands and deck hold.
     pool: list[str] = []
     known = 0
     for card in CARDS:
-        shown, gone = hand.count(card) + table.count(card), view["discards"][card]
+        shown, gone = hand.count(card) + table.count(card), open_pile[card]
         known += shown
-        unseen = DECK[card] - shown - max(gone, 0)
+        unseen = DECK[card] - shown - (gone if gone > 0 else 0)
         if unseen < 0:
             raise ValueError("the view shows more cards than the deck holds")
         discards += [card] * gone
@@ -243,9 +250,11 @@ def _cards(state: MeutererState, view: dict) -> None:
     if len(pool) != view["deck"] + sum(sizes) - sizes[seat]:
         raise ValueError("the view's card counts do not add up")
     state.rng.shuffle(pool)
+    hands = state.hands = []
     for k in range(state.num_players):
         if k == seat:
-            state.hands[k] = _own_all(view["hand"])
+            hands.append(_own_all(view["hand"]))
         else:
-            state.hands[k], pool = pool[: sizes[k]], pool[sizes[k] :]
+            hands.append(pool[: sizes[k]])
+            pool = pool[sizes[k] :]
     state.deck = pool

@@ -5,12 +5,13 @@ rulings in `engine/meuterer/RULES.md`.
 
 Bots search with this state (random playouts from `determinize`d worlds), so its
 hot path is lean: every action there can be is made once at import and a legal
-list holds those (flat ones read-only `SharedAction`s handed out as they are, the
-discards copied out), `legal_actions` and `apply` are this
+list holds those (flat ones read-only `SharedAction`s handed out as they are; a
+discard's list holds the choices as tuples of cards, the actions handed out made
+fresh from them), `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
-(`view.py`); `determinize` fills a blank state (`MeutererState.blank`).
+(`view.py`); `determinize` sets every field of a state it makes without a deal.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from typing import Any
 from engine.core import Action, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
+    BOATSWAIN_BONUS,
+    BOATSWAIN_STRENGTH,
+    CABIN_BOY_POINTS,
     CARDS,
     CHARACTERS,
     CONFLICT,
@@ -103,6 +107,9 @@ _PLAYS: dict[tuple, tuple] = {
     for held_b in _HELD
 }
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
+# Per island: its navigation value, and what a sole leader of its sales scores.
+_NAVIGATION = tuple(island.navigation for island in ISLANDS)
+_SOLE = tuple(island.sale[0] for island in ISLANDS)
 # The deck before its first shuffle, in card order.
 _FULL_DECK = tuple(card for card in CARDS for _ in range(DECK[card]))
 _CARD_OF = operator.itemgetter(1)
@@ -115,17 +122,23 @@ _FROM = {n: tuple((seat, *after[:-1]) for seat, after in enumerate(_AFTER[n])) f
 
 
 @functools.cache
-def _discard_actions(hand: tuple[str, ...]) -> list[Action]:
+def _discard_choices(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The stevedore's choices for a hand (any order): each distinct set of cards to
     discard down to 5, in card order, the sets sorted.
 
-    A memo (of at most some 2,500 hands): the list is a legal list held by states,
-    never edited, its dicts never handed out (`legal_actions` copies their lists).
+    A memo (of at most some 2,500 hands) of tuples, quick to fill: the state's
+    legal list while he discards, never edited; the actions handed out are made
+    from them, and `apply` finds an action's cards among them.
     """
     # Combinations of a hand in card order come in card order: keeping the
-    # first of each equal run leaves every distinct choice once, sorted.
+    # first of equal choices (dict.fromkeys) leaves every distinct one once, sorted.
     combinations = itertools.combinations(sort_cards(list(hand)), len(hand) - HAND_SIZE)
-    return [{"type": "discard", "cards": list(cards)} for cards in dict.fromkeys(combinations)]
+    return list(dict.fromkeys(combinations))
+
+
+def _discard_action(cards: tuple[str, ...]) -> Action:
+    """A discard action: a fresh dict holding a fresh list."""
+    return {"type": "discard", "cards": [*cards]}
 
 
 # The event log is kept compact: an entry is (its keys, "event kind", *values),
@@ -177,6 +190,9 @@ class MeutererState(State):
     engine_version = "meuterer-2"
     replays = REPLAYS
     private_view_keys = ("hand", "character", "available_characters")
+    # The legal list: shared actions, or while the stevedore discards his choices
+    # as tuples of cards (the actions, holding lists, are made from them).
+    _legal_cache: list[Any] | None
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
@@ -201,31 +217,6 @@ class MeutererState(State):
             del deck[-HAND_SIZE:]
             log.append((_DRAW, "draw", seat, HAND_SIZE))
         self._start_round()
-
-    @classmethod
-    def blank(cls, num_players: int, seed: int, options: dict | None = None) -> MeutererState:
-        """A state of the current rules with every field present and nothing dealt.
-
-        For `determinize`, which sets every field from a view: dealing and
-        shuffling a deck only to replace it would cost most of its time.
-        """
-        state = cls.__new__(cls)
-        State.__init__(state, num_players, seed, options)
-        n = num_players
-        state.rounds, state.round, state.scores = ROUNDS[n], 1, [0] * n
-        state.ship, state.active = START_ISLAND, [START_ISLAND]
-        state.deck, state.discards = [], []
-        state.hands = [[] for _ in range(n)]
-        state.captain = 0
-        state.phase, state.turn, state.pay = PROMISE, 0, None
-        state.passed, state.reserved = [False] * n, [None] * n
-        state.characters, state.available = [None] * n, list(CHARACTERS)
-        state.seen_available, state.choice_order = [None] * n, []
-        state.revealed, state.table, state.sales = False, [], {}
-        state.conflicts = [0] * n
-        state.destination = state.mutineer_destination = None
-        state.mutiny_queue, state.mutiny_result, state.refill_queue = [], None, []
-        return state
 
     # -- round bookkeeping ----------------------------------------------------
     def _start_round(self) -> None:
@@ -392,13 +383,14 @@ class MeutererState(State):
             elif phase == PROMISE:
                 cache = self._legal_cache = _PROMISES
             elif phase == DISCARD:
-                cards = tuple(sorted(self.hands[self.turn]))
-                cache = self._legal_cache = _discard_actions(cards)
+                # The only actions holding a list: fresh ones, a caller's edit must not
+                # reach the game. The state keeps the choices as tuples.
+                cache = self._legal_cache = _discard_choices(tuple(sorted(self.hands[self.turn])))
+                return [{"type": "discard", "cards": [*cards]} for cards in cache]
             else:  # over
                 return []
         if self.phase == DISCARD:
-            # The only actions holding a list: a caller's edit must not reach it.
-            return [{"type": "discard", "cards": [*a["cards"]]} for a in cache]
+            return [{"type": "discard", "cards": [*cards]} for cards in cache]
         return cache[:]
 
     def apply(self, action: Action) -> None:
@@ -407,18 +399,27 @@ class MeutererState(State):
         The base class's checks, errors and history, without its general detours;
         the rules of the commonest actions are written out here.
         """
+        if self.phase == DISCARD:
+            self._apply_discard(action)
+            return
         cache = self._legal_cache
         if cache is None:
             if self.phase == OVER:
                 raise IllegalAction("the game is over")
             cache = self._legal_cache = self._legal_actions()
         seat = self.turn
-        if not isinstance(action, dict):
-            raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
-        try:
-            own = cache[cache.index(action)]
-        except ValueError:
-            raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # Most often the action is one the legal list handed out (the shared one
+        # itself): found by identity alone, without comparing the dicts before it.
+        for own in cache:
+            if own is action:
+                break
+        else:
+            if not isinstance(action, dict):
+                raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+            try:
+                own = cache[cache.index(action)]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
         # True for 1) never reaches the rules. The history keeps it (read-only) or,
         # for a discard, a copy.
@@ -426,10 +427,6 @@ class MeutererState(State):
         log = self._events
         self._seen[seat] = len(log)
         kind = own["type"]
-        if kind == "discard":
-            self.history.append((seat, {"type": "discard", "cards": [*own["cards"]]}))
-            self._discard(seat, own["cards"])
-            return
         self.history.append((seat, own))
         if kind == "play":
             card = own["card"]
@@ -484,11 +481,44 @@ class MeutererState(State):
     def _legal_actions(self) -> list[Action]:
         """The legal list, of the shared actions where it can be (the list is never handed out).
 
-        `legal_actions` builds it (into the cache), written out there for playouts.
+        `legal_actions` builds it (into the cache), written out there for playouts;
+        a discard's list is made afresh from the choices.
         """
         if self._legal_cache is None:
             self.legal_actions()
+        if self.phase == DISCARD:
+            return [_discard_action(cards) for cards in self._legal_cache or []]
         return self._legal_cache or []
+
+    def _apply_discard(self, action: Action) -> None:
+        """`apply` for the stevedore's discard: the action's cards found among the choices.
+
+        A plain dict holding a plain list is equal to a legal action exactly when it
+        holds its two keys and its cards, in order, equal one choice's; anything
+        else is compared with each legal action in turn, as `apply` does.
+        """
+        if self._legal_cache is None:
+            self.legal_actions()
+        choices, seat = self._legal_cache or [], self.turn
+        cards = action.get("cards") if type(action) is dict else None
+        if type(cards) is list and len(action) == 2 and "discard" == action.get("type"):
+            try:
+                own = choices[choices.index(tuple(cards))]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        else:
+            if not isinstance(action, dict):
+                raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
+            legal = self._legal_actions()
+            try:
+                own = choices[legal.index(action)]
+            except ValueError:
+                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
+        # The engine's own cards decide; the history keeps a fresh action of them.
+        self._legal_cache = None
+        self._seen[seat] = len(self._events)
+        self.history.append((seat, _discard_action(own)))
+        self._discard(seat, own)
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
@@ -525,13 +555,13 @@ class MeutererState(State):
         self.phase = MUTINY
         self.turn = captain
 
-    def _discard(self, seat: int, cards: list[str]) -> None:
+    def _discard(self, seat: int, cards: tuple[str, ...]) -> None:
         hand, discards = self.hands[seat], self.discards
         for card in cards:
             hand.remove(card)
             discards.append(card)
         # Ruling: the stevedore discards face up onto the open discard pile.
-        self._events.append((_CARDS, "discard", seat, tuple(cards)))
+        self._events.append((_CARDS, "discard", seat, cards))
         self._refill()
 
     def _add_conflicts(self, seat: int, count: int) -> None:
@@ -553,10 +583,16 @@ class MeutererState(State):
         won = False
         mutineer = characters.index("mutineer") if "mutineer" in characters else None
         if mutineer is not None:
-            captain_side, mutineer_side = scoring.mutiny_strengths(
-                captain, characters, self.conflicts
-            )
-            won = scoring.mutiny_succeeds(captain_side, mutineer_side)
+            # `scoring.mutiny_strengths` and `mutiny_succeeds` written out: the
+            # boatswain adds his conflicts and 1 to the captain's, the cabin boy his
+            # to the mutineer's; a tie goes to the mutineer.
+            conflicts = self.conflicts
+            captain_side, mutineer_side = conflicts[captain], conflicts[mutineer]
+            if "boatswain" in characters:
+                captain_side += conflicts[characters.index("boatswain")] + BOATSWAIN_STRENGTH
+            if "cabin_boy" in characters:
+                mutineer_side += conflicts[characters.index("cabin_boy")]
+            won = mutineer_side >= captain_side
             winner = "mutineer" if won else "captain"
             self.mutiny_result = {
                 "captain_strength": captain_side,
@@ -565,23 +601,50 @@ class MeutererState(State):
             }
             log.append((_MUTINY_RESULT, "mutiny", captain_side, mutineer_side, winner))
         scores = self.scores
-        roles = scoring.role_scores(
-            captain, characters, self.pay, self.destination, self.mutineer_destination, won
-        )
-        for seat, points in enumerate(roles):
-            if points:
-                scores[seat] += points
-                log.append((_SCORE, "score", seat, points, "role"))
-        merchant = characters.index("merchant") if "merchant" in characters else None
-        for island, slots in self.sales.items():
-            counts = slots[1::2]
-            if any(counts):  # nobody sold here: nobody scores
-                reason = _REASON[island]
-                for seat, points in scoring.sale_awards(island, counts, merchant):
-                    scores[seat] += points
-                    log.append((_SCORE, "score", seat, points, reason))
         target = self.mutineer_destination if won else self.destination
         assert target is not None  # a mutiny won has the mutineer's destination
+        # `scoring.role_scores` written out (a playout scores every round): the side
+        # that won scores its destination, and its helper (cabin boy, or a paid
+        # boatswain) its share; logged in seat order, points of 0 left out.
+        points, second, helped = _NAVIGATION[target], -1, 0
+        if won:
+            assert mutineer is not None
+            first = mutineer
+            if "cabin_boy" in characters:
+                second, helped = characters.index("cabin_boy"), CABIN_BOY_POINTS
+        else:
+            first = captain
+            if "boatswain" in characters:
+                pay = self.pay
+                assert pay is not None  # he promised before the offer began
+                points -= pay
+                second, helped = characters.index("boatswain"), pay + BOATSWAIN_BONUS
+        if helped and second < first:
+            first, points, second, helped = second, helped, first, points
+        if points:
+            scores[first] += points
+            log.append((_SCORE, "score", first, points, "role"))
+        if helped:
+            scores[second] += helped
+            log.append((_SCORE, "score", second, helped, "role"))
+        merchant = None
+        for island, slots in self.sales.items():
+            counts = slots[1::2]
+            best = max(counts)
+            if not best:  # nobody sold here: nobody scores
+                continue
+            if counts.count(best) == 1:
+                # One leader scores the sole value (a merchant's makes no difference).
+                seat, points = counts.index(best), _SOLE[island]
+                if points:
+                    scores[seat] += points
+                    log.append((_SCORE, "score", seat, points, _REASON[island]))
+                continue
+            if merchant is None and "merchant" in characters:
+                merchant = characters.index("merchant")
+            for seat, points in scoring.sale_awards(island, counts, merchant):
+                scores[seat] += points
+                log.append((_SCORE, "score", seat, points, _REASON[island]))
         if won:
             assert mutineer is not None
             self.captain = captain = mutineer

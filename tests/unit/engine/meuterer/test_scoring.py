@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from engine.meuterer import scoring
-from engine.meuterer.data import ISLANDS
+from engine.meuterer.data import ISLANDS, ROUNDS
+from engine.meuterer.state import MeutererState
 
 M, C, B, ME, S = "mutineer", "cabin_boy", "boatswain", "merchant", "stevedore"
 
@@ -91,3 +93,51 @@ def test_sale_awards_are_the_rules_scores_that_are_not_zero_in_seat_order(player
                 awards = scoring.sale_awards(island, list(counts), merchant)
                 assert awards == [(seat, p) for seat, p in enumerate(expected) if p]
                 assert scoring.sale_scores(island, list(counts), merchant) == expected
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_rounds_logged_scores_are_the_scoring_functions_in_seat_order(players):
+    # The state scores a round with the mutiny, role and sole-leader rules written
+    # out: every round of random games logs what the scoring functions give.
+    rounds = 0
+    for seed in range(40):
+        state = MeutererState(players, seed)
+        end_round = state._end_round
+
+        def checked(state=state, end_round=end_round):
+            nonlocal rounds
+            chars, captain = list(state.characters), state.captain
+            conflicts = list(state.conflicts)
+            sales = {island: slots[1::2] for island, slots in state.sales.items()}
+            mutiny = "mutineer" in chars
+            strengths = scoring.mutiny_strengths(captain, chars, conflicts)
+            won = mutiny and scoring.mutiny_succeeds(*strengths)
+            roles = scoring.role_scores(
+                captain, chars, state.pay, state.destination, state.mutineer_destination, won
+            )
+            merchant = scoring.seat_of(chars, "merchant")
+            expected = [(seat, p, "role") for seat, p in enumerate(roles) if p]
+            for island, counts in sales.items():
+                points = scoring.sale_scores(island, counts, merchant)
+                expected += [(seat, p, f"island {island}") for seat, p in enumerate(points) if p]
+            start = len(state.log)
+            end_round()
+            logged = [
+                (e["seat"], e["points"], e["reason"])
+                for e in state.log[start:]
+                if e["event"] == "score"
+            ]
+            assert logged == expected
+            fights = [
+                (e["captain_strength"], e["mutineer_strength"], e["winner"])
+                for e in state.log[start:]
+                if e["event"] == "mutiny"
+            ]
+            assert fights == ([(*strengths, "mutineer" if won else "captain")] if mutiny else [])
+            rounds += 1
+
+        state._end_round = checked
+        chooser = random.Random(seed)
+        while not state.is_over():
+            state.apply(chooser.choice(state.legal_actions()))
+    assert rounds == 40 * ROUNDS[players]

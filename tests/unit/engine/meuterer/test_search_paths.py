@@ -229,3 +229,71 @@ def test_the_log_made_when_read_equals_the_events_as_they_happened_and_view_edit
     assert state.log == again.log == again.clone().log
     assert "scribbled" not in json.dumps(state.log)
     assert any(e["event"] == "reveal" for e in read_midway)
+
+
+class _Cards(list):
+    """A list of another type, equal to a plain one."""
+
+
+class _Name(str):
+    """A string of another type, equal to a plain one."""
+
+
+def test_a_discard_is_found_among_the_choices_as_list_index_would_find_it():
+    # `apply` looks a plain action's cards up among the stevedore's choices (kept as
+    # tuples); whatever is equal to a legal action is taken, the rest refused with
+    # the game unchanged, as comparing with each legal action would decide.
+    seeds = [s for s in range(60) if _has_discard(s)][:4]
+    assert seeds
+    for seed in seeds:
+        state = _to_discard(seed)
+        legal = state.legal_actions()
+        assert state._legal_actions() == legal
+        cards = legal[-1]["cards"]
+        refused = [
+            "discard",
+            {"type": "discard", "cards": tuple(cards)},
+            {"type": "discard", "cards": cards[::-1]} if len(set(cards)) > 1 else {},
+            {"type": "discard", "cards": [*cards, cards[0]]},
+            {"type": "discard", "cards": cards, "extra": 1},
+            {"type": "discard"},
+            {"type": "play", "cards": cards},
+        ]
+        for action in refused:
+            before = state.clone()
+            with pytest.raises(IllegalAction):
+                state.apply(action)
+            assert state.history == before.history and state.hands == before.hands
+        for equal in (
+            json.loads(json.dumps(legal[-1])),
+            {"cards": list(cards), "type": "discard"},
+            {"type": _Name("discard"), "cards": _Cards(_Name(c) for c in cards)},
+        ):
+            twin = state.clone()
+            twin.apply(equal)
+            _seat, recorded = twin.history[-1]
+            assert recorded == {"type": "discard", "cards": cards}
+            assert all(type(card) is str for card in recorded["cards"])
+            reference = state.clone()
+            reference.apply(legal[-1])
+            assert twin.log == reference.log and twin.hands == reference.hands
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_world_holds_every_field_of_a_new_game_and_plays_on(players):
+    # `determinize` sets each field from the view, none from defaults: a world at
+    # any phase has exactly a new game's fields, and plays to the end.
+    fields = set(vars(GAME.new_game(players, seed=1)))
+    state, chooser = GAME.new_game(players, seed=players), random.Random(players)
+    phases = set()
+    step = 0
+    while not state.is_over():
+        view = json.loads(json.dumps(state.view(state.current_player())))
+        world = GAME.determinize(view, step)
+        assert set(vars(world)) == fields
+        phases.add(world.phase)
+        _play(world, random.Random(step), 10_000)
+        assert world.is_over()
+        _play(state, chooser, 1)
+        step += 1
+    assert phases == {"promise", "offer", "character", "mutiny", "discard"}
