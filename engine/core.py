@@ -472,6 +472,60 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
+class CompactLog:
+    """`State.log` kept compact, for a state that plays many events a playout never reads.
+
+    An entry is `(keys, kind, *values)`, `keys` a shared tuple ("event" first, then
+    the fields in the order the dict shows them); it becomes a dict only when the
+    log is read (`log` keeps each made dict, so it is made once) or a view asks for
+    the events since a seat's last decision. A game names how an entry becomes a
+    dict for the log (`_event_dict`), a fresh one a caller may edit
+    (`_fresh_event_dict`), and how a logged dict is kept (`_event_entry`, for the
+    events `determinize` takes from a view). Put it before `State` in the bases.
+    """
+
+    _events: list
+    _log_dicts: list[dict]
+    _seen: list[int]
+
+    @staticmethod
+    def _event_dict(entry: Any) -> dict:
+        return dict(zip(entry[0], entry[1:], strict=True))
+
+    @staticmethod
+    def _fresh_event_dict(entry: Any) -> dict:
+        return _copy_dict(CompactLog._event_dict(entry))
+
+    @staticmethod
+    def _event_entry(event: dict) -> Any:
+        return (tuple(event), *event.values())
+
+    @property
+    def log(self) -> list[dict]:
+        """The public events so far, as dicts (the same list object while it grows)."""
+        made, entries = self._log_dicts, self._events
+        if len(made) < len(entries):
+            made.extend(map(self._event_dict, entries[len(made) :]))
+        return made
+
+    @log.setter
+    def log(self, events: list[dict]) -> None:
+        self._events = [self._event_entry(e) for e in events]
+        self._log_dicts = []
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log one public event (a game's rules may append entries to `_events` directly).
+
+        The replay viewer watches this method for the game's `pause_after` event, so
+        that event is always logged through it.
+        """
+        self._events.append((("event", *fields), kind, *fields.values()))
+
+    def events_since_last_decision(self, seat: int) -> list[dict]:
+        """Public events logged since `seat` last acted: fresh dicts a caller may edit."""
+        return [self._fresh_event_dict(e) for e in self._events[self._seen[seat] :]]
+
+
 class StateFactory(Protocol):
     """What makes a game's states: its State class (`version` only for an older one)."""
 

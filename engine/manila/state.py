@@ -13,9 +13,7 @@ records and the generator's draws are exactly those of the plain version.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.core import Action, IllegalAction, SharedAction, State
+from engine.core import Action, CompactLog, IllegalAction, SharedAction, State
 from engine.manila import actions as A
 from engine.manila import data as D
 from engine.manila import events as E
@@ -54,7 +52,7 @@ FREE_SPACES = A.ALL_SPACES & ~A.PIRATE_BIT
 MAX_COST = max(*D.SPACE_COST.values(), *(c for costs in D.SEAT_COSTS.values() for c in costs))
 
 
-class ManilaState(State):
+class ManilaState(CompactLog, State):
     """A Manila game for 3 to 5 players."""
 
     game_name = "manila"
@@ -92,37 +90,11 @@ class ManilaState(State):
         self._start_voyage(previous=0)
 
     # -- the event log -------------------------------------------------------
-    # `State.log` as a property: the compact entries (`_events`) are turned into
-    # dicts once each, when the log is read (`_log_dicts` keeps them); a playout
-    # that never reads it never makes one.
-    @property
-    def log(self) -> list[dict]:
-        """The public events so far, as dicts (the same list object while it grows)."""
-        made, entries = self._log_dicts, self._events
-        if len(made) < len(entries):
-            made.extend(map(E.as_dict, entries[len(made) :]))
-        return made
-
-    @log.setter
-    def log(self, events: list[dict]) -> None:
-        self._events: list[tuple] = [E.as_entry(e) for e in events]
-        self._log_dicts: list[dict] = []
-
-    def emit(self, kind: str, **fields: Any) -> None:
-        """Log one public event (the rules log through `_events` directly).
-
-        The replay viewer watches this method for the game's `pause_after` event,
-        so "prices" is always logged through it.
-        """
-        self._events.append((("event", *fields), kind, *fields.values()))
-
-    def events_since_last_decision(self, seat: int) -> list[dict]:
-        """Public events logged since `seat` last acted: fresh dicts, nested values copied too.
-
-        A view's caller may edit what it got; the log's entries share their lists and
-        dicts with the log (`State.log`), so a view never hands those out.
-        """
-        return [E.as_fresh_dict(e) for e in self._events[self._seen[seat] :]]
+    # Compact entries (`CompactLog`, the entry shapes in events.py); "prices", the
+    # game's pause_after event, is always logged through `emit`.
+    _event_dict = staticmethod(E.as_dict)
+    _fresh_event_dict = staticmethod(E.as_fresh_dict)
+    _event_entry = staticmethod(E.as_entry)
 
     # -- setup ---------------------------------------------------------------
     def _deal(self) -> None:

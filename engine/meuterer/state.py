@@ -22,7 +22,7 @@ import itertools
 import operator
 from typing import Any
 
-from engine.core import Action, IllegalAction, SharedAction, State
+from engine.core import Action, CompactLog, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     BOATSWAIN_BONUS,
@@ -160,7 +160,7 @@ _SCORE = ("event", "seat", "points", "reason")
 _GAME_OVER = ("event", "scores")
 
 
-def _event_dict(entry: tuple | dict) -> dict:
+def _fresh_event(entry: tuple | dict) -> dict:
     """A logged event as the log shows it: a fresh dict, its lists fresh too.
 
     An entry is compact, or a dict as `determinize` takes it from a view.
@@ -183,7 +183,7 @@ _FLAT_FIELDS = (
 _INVOLVED = frozenset({"mutineer", "cabin_boy", "boatswain"})
 
 
-class MeutererState(State):
+class MeutererState(CompactLog, State):
     """One game of Meuterer for 3 or 4 players (basic game, no pirate)."""
 
     game_name = "meuterer"
@@ -289,32 +289,14 @@ class MeutererState(State):
     def _scores(self) -> list:
         return list(self.scores)
 
-    # `State.log` as a property: the compact entries (`_events`) are made dicts once
-    # each, when the log is read (`_log_dicts` keeps them), as Manila keeps its log.
-    @property
-    def log(self) -> list[dict]:
-        """The public events so far, as dicts (the same list object while it grows)."""
-        made, entries = self._log_dicts, self._events
-        if len(made) < len(entries):
-            made.extend(map(_event_dict, entries[len(made) :]))
-        return made
+    # The log's compact entries (`CompactLog`); an entry may also be a dict, as
+    # `determinize` keeps the view's events. "sail", the game's pause_after event,
+    # is always logged through `emit`.
+    _event_dict = _fresh_event_dict = staticmethod(_fresh_event)
 
-    @log.setter
-    def log(self, events: list[dict]) -> None:
-        self._events: list[tuple | dict] = list(events)
-        self._log_dicts: list[dict] = []
-
-    def emit(self, kind: str, **fields: Any) -> None:
-        """Log one public event (the rules log through `_events` directly).
-
-        The replay viewer watches this method for the game's `pause_after` event,
-        so "sail" is always logged through it.
-        """
-        self._events.append((("event", *fields), kind, *fields.values()))
-
-    def events_since_last_decision(self, seat: int) -> list[dict]:
-        """Public events logged since `seat` last acted (fresh dicts, as the core's)."""
-        return [_event_dict(e) for e in self._events[self._seen[seat] :]]
+    @staticmethod
+    def _event_entry(event: dict) -> tuple | dict:
+        return event
 
     def view(self, seat: int) -> dict:
         return view.build(self, seat)
@@ -501,7 +483,7 @@ class MeutererState(State):
             self.legal_actions()
         choices, seat = self._legal_cache or [], self.turn
         cards = action.get("cards") if type(action) is dict else None
-        if type(cards) is list and len(action) == 2 and "discard" == action.get("type"):
+        if type(cards) is list and len(action) == 2 and action.get("type") == "discard":
             try:
                 own = choices[choices.index(tuple(cards))]
             except ValueError:

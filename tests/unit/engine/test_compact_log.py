@@ -1,0 +1,48 @@
+"""CompactLog: events kept as tuples, made dicts once when read, fresh ones for a view."""
+
+from __future__ import annotations
+
+from engine.core import CompactLog, State
+
+
+class Toy(CompactLog, State):
+    """Just enough of a game to log events."""
+
+    game_name = "toy"
+    engine_version = "toy-1"
+
+    def __init__(self) -> None:
+        super().__init__(2, seed=1, options=None)
+
+    def current_player(self) -> int | None:
+        return 0
+
+
+def test_events_are_dicts_only_once_read_and_the_log_is_one_growing_list():
+    state = Toy()
+    state.emit("roll", dice=[3, 4])
+    assert state._events == [(("event", "dice"), "roll", [3, 4])] and state._log_dicts == []
+    log = state.log
+    assert log == [{"event": "roll", "dice": [3, 4]}]
+    state.emit("pass", seat=1)
+    assert state.log is log and log[-1] == {"event": "pass", "seat": 1}
+
+
+def test_a_seats_events_since_its_decision_are_fresh_all_the_way_down():
+    state = Toy()
+    state.emit("roll", dice=[3, 4])
+    mine = state.events_since_last_decision(0)
+    mine[0]["dice"].append(6)
+    mine[0]["event"] = "edited"
+    assert state.log == [{"event": "roll", "dice": [3, 4]}]
+    state._seen[0] = 1
+    assert state.events_since_last_decision(0) == []
+
+
+def test_a_log_set_from_dicts_reads_back_the_same():
+    state = Toy()
+    events = [{"event": "start", "seat": 0}, {"event": "roll", "dice": [1, 2]}]
+    state.log = events
+    assert state.log == events
+    state.emit("pass", seat=1)
+    assert state.log[-1] == {"event": "pass", "seat": 1} and len(state.log) == 3
