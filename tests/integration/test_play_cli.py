@@ -10,8 +10,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import engine
+from ladder.cli import main
 from tests.integration.conftest import live_processes_with, needs_bwrap
 from tests.integration.helpers import LADDER, ladder
 
@@ -153,8 +155,9 @@ def test_each_bot_gets_its_seed_and_the_seats_and_random_replays(game, tmp_path)
     ],
 )
 def test_bad_arguments_get_a_clear_error(game, args, message):
-    done = ladder("play", *(arg.format(game=game) for arg in args))
-    assert done.returncode == 2
+    # In this process (click's runner): refused before any match or sandbox starts.
+    done = CliRunner().invoke(main, ["play", *(arg.format(game=game) for arg in args)])
+    assert done.exit_code == 2, done.output
     assert message in done.stderr
 
 
