@@ -174,15 +174,3 @@ def handed_out(phase: str, legal: list[dict]) -> list[dict]:
     if phase == "load":
         return [{"type": "load", "goods": list(a["goods"])} for a in legal]
     return legal[:]
-
-
-def copied(action: dict) -> dict:
-    """A copy of one action, all the way down (the history keeps the engine's own)."""
-    kind = action["type"]
-    if kind == "start":
-        return {"type": "start", "positions": dict(action["positions"])}
-    if kind == "pilot":
-        return {"type": "pilot", "moves": list(map(dict.copy, action["moves"]))}
-    if kind == "load":
-        return {"type": "load", "goods": list(action["goods"])}
-    return dict(action)

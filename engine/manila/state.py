@@ -255,12 +255,6 @@ class ManilaState(CompactLog, State):
         other._purse = list(self._purse)
         return other
 
-    def record(self) -> dict:
-        """The replay record (as `State.record`), its actions copies of the history's."""
-        out = super().record()
-        out["actions"] = [[seat, A.copied(action)] for seat, action in self.history]
-        return out
-
     def fortune(self, seat: int) -> int:
         """Cash + unmortgaged shares at market price − 15 per mortgaged share."""
         return scoring.fortune(self, seat)
