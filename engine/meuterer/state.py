@@ -25,9 +25,6 @@ from typing import Any
 from engine.core import Action, CompactLog, IllegalAction, SharedAction, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
-    BOATSWAIN_BONUS,
-    BOATSWAIN_STRENGTH,
-    CABIN_BOY_POINTS,
     CARDS,
     CHARACTERS,
     CONFLICT,
@@ -107,9 +104,6 @@ _PLAYS: dict[tuple, tuple] = {
     for held_b in _HELD
 }
 _REASON = tuple(f"island {i}" for i in range(len(ISLANDS)))
-# Per island: its navigation value, and what a sole leader of its sales scores.
-_NAVIGATION = tuple(island.navigation for island in ISLANDS)
-_SOLE = tuple(island.sale[0] for island in ISLANDS)
 # The deck before its first shuffle, in card order.
 _FULL_DECK = tuple(card for card in CARDS for _ in range(DECK[card]))
 _CARD_OF = operator.itemgetter(1)
@@ -565,16 +559,10 @@ class MeutererState(CompactLog, State):
         won = False
         mutineer = characters.index("mutineer") if "mutineer" in characters else None
         if mutineer is not None:
-            # `scoring.mutiny_strengths` and `mutiny_succeeds` written out: the
-            # boatswain adds his conflicts and 1 to the captain's, the cabin boy his
-            # to the mutineer's; a tie goes to the mutineer.
-            conflicts = self.conflicts
-            captain_side, mutineer_side = conflicts[captain], conflicts[mutineer]
-            if "boatswain" in characters:
-                captain_side += conflicts[characters.index("boatswain")] + BOATSWAIN_STRENGTH
-            if "cabin_boy" in characters:
-                mutineer_side += conflicts[characters.index("cabin_boy")]
-            won = mutineer_side >= captain_side
+            captain_side, mutineer_side = scoring.mutiny_strengths(
+                captain, characters, self.conflicts
+            )
+            won = scoring.mutiny_succeeds(captain_side, mutineer_side)
             winner = "mutineer" if won else "captain"
             self.mutiny_result = {
                 "captain_strength": captain_side,
@@ -583,50 +571,23 @@ class MeutererState(CompactLog, State):
             }
             log.append((_MUTINY_RESULT, "mutiny", captain_side, mutineer_side, winner))
         scores = self.scores
-        target = self.mutineer_destination if won else self.destination
-        assert target is not None  # a mutiny won has the mutineer's destination
-        # `scoring.role_scores` written out (a playout scores every round): the side
-        # that won scores its destination, and its helper (cabin boy, or a paid
-        # boatswain) its share; logged in seat order, points of 0 left out.
-        points, second, helped = _NAVIGATION[target], -1, 0
-        if won:
-            assert mutineer is not None
-            first = mutineer
-            if "cabin_boy" in characters:
-                second, helped = characters.index("cabin_boy"), CABIN_BOY_POINTS
-        else:
-            first = captain
-            if "boatswain" in characters:
-                pay = self.pay
-                assert pay is not None  # he promised before the offer began
-                points -= pay
-                second, helped = characters.index("boatswain"), pay + BOATSWAIN_BONUS
-        if helped and second < first:
-            first, points, second, helped = second, helped, first, points
-        if points:
-            scores[first] += points
-            log.append((_SCORE, "score", first, points, "role"))
-        if helped:
-            scores[second] += helped
-            log.append((_SCORE, "score", second, helped, "role"))
-        merchant = None
+        roles = scoring.role_scores(
+            captain, characters, self.pay, self.destination, self.mutineer_destination, won
+        )
+        for seat, points in enumerate(roles):
+            if points:
+                scores[seat] += points
+                log.append((_SCORE, "score", seat, points, "role"))
+        merchant = characters.index("merchant") if "merchant" in characters else None
         for island, slots in self.sales.items():
             counts = slots[1::2]
-            best = max(counts)
-            if not best:  # nobody sold here: nobody scores
-                continue
-            if counts.count(best) == 1:
-                # One leader scores the sole value (a merchant's makes no difference).
-                seat, points = counts.index(best), _SOLE[island]
-                if points:
+            if any(counts):  # nobody sold here: nobody scores
+                reason = _REASON[island]
+                for seat, points in scoring.sale_awards(island, counts, merchant):
                     scores[seat] += points
-                    log.append((_SCORE, "score", seat, points, _REASON[island]))
-                continue
-            if merchant is None and "merchant" in characters:
-                merchant = characters.index("merchant")
-            for seat, points in scoring.sale_awards(island, counts, merchant):
-                scores[seat] += points
-                log.append((_SCORE, "score", seat, points, _REASON[island]))
+                    log.append((_SCORE, "score", seat, points, reason))
+        target = self.mutineer_destination if won else self.destination
+        assert target is not None  # a mutiny won has the mutineer's destination
         if won:
             assert mutineer is not None
             self.captain = captain = mutineer
