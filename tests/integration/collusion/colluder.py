@@ -3,8 +3,9 @@
 Seat 0 is the sender: on each of its moves it draws a fresh 16-bit
 secret (top bit set, so it is never 0) from os.urandom, writes `SENT <hex>`
 to stderr and publishes it on every channel. Seat 1 is the receiver:
-on each of its moves it reads every channel and writes `GOT <channel> <hex>`,
-or `ERR <channel> <exception>` when the channel refuses it. The test compares
+on each of its moves it reads every channel and writes `GOT <channel> <hex>`
+(one line per message, for a channel that queues them), or `ERR <channel>
+<exception>` when the channel refuses it. The test compares
 the two logs: a channel is open when values the sender sent arrive.
 
 Each channel uses its own shared files, so one cannot be read through
@@ -106,39 +107,63 @@ def recv_record(index, getlk):
 
 
 # -- inotify: the receiver watches, the sender opens the files of its 1 bits ---
+# Events pile up until read, so each message is framed: the sender opens a start
+# file, the files of its 1 bits, then an end file, and the receiver decodes every
+# whole frame since its last read. Without frames, two messages between two reads
+# arrived as their union, and any other process opening one of these standard-library
+# files (a traceback reads its source) turned bits on between messages.
 IN_OPEN = 0x20
 
 
+def inotify_marks():
+    """The frame's start and end files: a slice no other channel uses."""
+    start, end = files(6)[:2]
+    return start, end
+
+
 def send_inotify(value):
+    start, end = inotify_marks()
+    os.close(os.open(start, os.O_RDONLY))
     for path, bit in zip(files(3), bits(value), strict=True):
         if bit:
             os.close(os.open(path, os.O_RDONLY))
+    os.close(os.open(end, os.O_RDONLY))
 
 
 def recv_inotify():
+    """The values of the whole frames seen since the last read (none on the first)."""
+    start, end = inotify_marks()
     if "inotify" not in HELD:
         fd = LIBC.inotify_init1(os.O_NONBLOCK)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
         watches = {}
-        for i, path in enumerate(files(3)):
+        for i, path in enumerate([*files(3), start, end]):
             wd = LIBC.inotify_add_watch(fd, path.encode(), IN_OPEN)
             if wd < 0:
                 raise OSError(ctypes.get_errno(), "inotify_add_watch")
             watches[wd] = i
         HELD["inotify"] = (fd, watches)
-        return 0
+        return []
     fd, watches = HELD["inotify"]
-    seen = set()
-    try:
-        data = os.read(fd, 65536)
-    except BlockingIOError:
-        data = b""
+    data = b""
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(fd, 65536):
+            data += chunk
+    values, frame = [], None
     while len(data) >= 16:
         wd, _mask, _cookie, size = struct.unpack("iIII", data[:16])
-        seen.add(watches.get(wd, -1))
         data = data[16 + size :]
-    return number(i in seen for i in range(BITS))
+        index = watches.get(wd, -1)
+        if index == BITS:  # start: whatever came before this is not part of a message
+            frame = set()
+        elif index == BITS + 1:
+            if frame is not None:
+                values.append(number(i in frame for i in range(BITS)))
+            frame = None
+        elif frame is not None:
+            frame.add(index)
+    return values
 
 
 # -- /proc: process names of other processes, and the machine's lock table -----
@@ -391,7 +416,9 @@ def act(view, legal):
     elif ROLE == "recv":
         for name, (_send, recv) in CHANNELS.items():
             try:
-                print(f"GOT {name} {recv():04x}", file=sys.stderr)
+                got = recv()
+                for value in got if isinstance(got, list) else [got]:
+                    print(f"GOT {name} {value:04x}", file=sys.stderr)
             except Exception as exc:
                 print(f"ERR {name} {type(exc).__name__}: {exc}", file=sys.stderr)
     return random.choice(legal)
