@@ -1,8 +1,11 @@
 """A live ladder served over HTTP and Debian's Chromium driven by Playwright.
 
-One ladder per test session (Redis, a Celery worker and beat, house bots
-playing rated matches) keeps the browser tests to a few minutes; each test gets
-a fresh browser context, so no test sees another's cookies.
+One ladder for this package's tests (Redis, a Celery worker and beat, house
+bots playing rated matches) keeps the browser tests to a few minutes; each test
+gets a fresh browser context, so no test sees another's cookies. The ladder and
+the browser end with the package: kept for the whole session, the house bots
+went on playing through every later test, some one core's worth of CPU taken
+from them all.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ class Site:
         return wait_until(find, timeout_s, f"a finished {game} match")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(tmp_path_factory):
     """A running ladder: house bots of every game play rated matches while the tests browse."""
     var = tmp_path_factory.mktemp("browser-ladder")
@@ -108,7 +111,7 @@ def site(tmp_path_factory):
         live.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
