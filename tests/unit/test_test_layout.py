@@ -77,3 +77,56 @@ def test_the_check_sees_every_form_of_import(tmp_path):
         "tests.unit.test_c",
         "tests.unit.test_d",
     }
+
+
+# What a fixture that starts a ladder's busy processes names: a live ladder, its workers.
+LADDER_STARTS = ("LiveLadder", "start_worker", "start_beat", "worker_command")
+
+
+def long_lived_ladders(path: Path) -> list[str]:
+    """Session-scoped fixtures in `path` that start a live ladder (name: line)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        scopes = [
+            keyword.value.value
+            for decorator in node.decorator_list
+            if isinstance(decorator, ast.Call)
+            for keyword in decorator.keywords
+            if keyword.arg == "scope" and isinstance(keyword.value, ast.Constant)
+        ]
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        if "session" in scopes and names & set(LADDER_STARTS):
+            found.append(f"{node.name}: {node.lineno}")
+    return found
+
+
+def test_no_live_ladder_lives_for_the_whole_session():
+    """A ladder's worker and beat play house matches for as long as they run: one kept for
+    the session took a core from every integration test after it (CI ran 20 % over)."""
+    offences = [
+        f"{path.relative_to(ROOT)} {where}"
+        for path in sorted((TESTS / "integration").rglob("*.py"))
+        for where in long_lived_ladders(path)
+    ]
+    assert not offences, "scope it to its module or package:\n" + "\n".join(offences)
+
+
+def test_the_ladder_check_sees_a_session_ladder(tmp_path):
+    module = tmp_path / "conftest.py"
+    module.write_text(
+        "import pytest\n"
+        "@pytest.fixture(scope='session')\n"
+        "def site(tmp_path_factory):\n"
+        "    live = LiveLadder(tmp_path_factory.mktemp('x'))\n"
+        "    live.start_worker()\n"
+        "@pytest.fixture(scope='package')\n"
+        "def fine(tmp_path_factory):\n"
+        "    return LiveLadder(tmp_path_factory.mktemp('y'))\n"
+        "@pytest.fixture(scope='session')\n"
+        "def also_fine():\n"
+        "    return 1\n"
+    )
+    assert long_lived_ladders(module) == ["site: 3"]
