@@ -33,5 +33,5 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 
 # The app itself trusts X-Forwarded-* from PROXY_HOPS proxies (werkzeug's ProxyFix in
-# ladder/__init__.py). gunicorn trusts them only from nginx on this host, its default.
+# ladder/app.py). gunicorn trusts them only from nginx on this host, its default.
 forwarded_allow_ips = "127.0.0.1,::1"

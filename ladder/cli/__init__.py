@@ -3,6 +3,8 @@
 Each subcommand is a thin wrapper: `artifacts`, `db`, `ratings` and `staff` are groups
 of their own modules, `run`/`web`/`worker`/`beat` start the processes of `processes`, and
 `play` runs matches locally through `play`, `test` a sequential test through `sprt`.
+The groups of modules of their own are imported only when run (`lazy.py`): `ladder play`
+starts without Flask or SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -15,17 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
-from ladder.cli import (  # noqa: F401 - admin adds to the group
-    artifacts,
-    db,
-    ratings,
-    replay,
-    replays,
-    sprt,
-    staff,
-    tournament,
-    tournament_admin,
-)
+from ladder.cli.lazy import LazyGroup
 from ladder.cli.options import (
     check_game,
     fail_if_faulted,
@@ -35,20 +27,23 @@ from ladder.cli.options import (
 )
 from ladder.cli.options import limits as sandbox_limits
 
+# The groups and commands of modules of their own, imported when run (`lazy.py`);
+# `tournament` comes through tournament_admin, which adds the service's commands to it.
+LAZY_COMMANDS = {
+    "artifacts": "ladder.cli.artifacts:artifacts_group",
+    "db": "ladder.cli.db:db",
+    "ratings": "ladder.cli.ratings:ratings_group",
+    "replay": "ladder.cli.replay:replay",
+    "replays": "ladder.cli.replays:replays_group",
+    "staff": "ladder.cli.staff:staff",
+    "tournament": "ladder.cli.tournament_admin:tournament",
+    "test": "ladder.cli.sprt:test",
+}
 
-@click.group()
+
+@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS)
 def main() -> None:
     """Tradewinds: a bot ladder for Manila, Meuterer and Caravelas."""
-
-
-main.add_command(artifacts.artifacts_group)
-main.add_command(db.db)
-main.add_command(ratings.ratings_group)
-main.add_command(replay.replay)
-main.add_command(replays.replays_group)
-main.add_command(staff.staff)
-main.add_command(tournament.tournament)
-main.add_command(sprt.test)
 
 
 @main.command()
