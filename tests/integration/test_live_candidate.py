@@ -123,21 +123,24 @@ def test_a_stronger_candidate_is_tested_unranked_and_promoted(live):
 
     new = upload(client, token, "mine", house_files(GAME)["greedy"], candidate="true")
     assert new["bot_id"] == old["bot_id"]
+
+    def candidate_test():
+        response = client.get(f"/api/v1/versions/{new['id']}/test")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        return response.get_json()
+
     last: dict = {}
     states = set()  # the candidate's, while its test runs
     deadline = time.monotonic() + TEST_TIMEOUT_S
     while time.monotonic() < deadline:
-        response = client.get(f"/api/v1/versions/{new['id']}/test")
-        assert response.status_code == 200, response.get_data(as_text=True)
-        last = response.get_json()
+        last = candidate_test()
         if last["state"] in ("finished", "cancelled"):
             break
         if last["state"] == "running":
             seen = version(new["id"])["state"]
             # Counted only if the test still runs after that read: it may end and promote
-            # the candidate between the two requests above.
-            still = client.get(f"/api/v1/versions/{new['id']}/test").get_json()["state"]
-            if still == "running":
+            # the candidate between the two requests.
+            if candidate_test()["state"] == "running":
                 states.add(seen)
         time.sleep(0.5)
     else:

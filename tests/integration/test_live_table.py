@@ -77,9 +77,15 @@ def test_a_person_plays_a_whole_game_through_the_api(live, game):
     def table():
         return client.get(url, headers=auth).get_json()
 
-    def my_turn_or_over():
+    def ready(now: dict, after: int) -> bool:
+        """Over, or past step `after` with the person on move."""
+        if now["state"] == "over":
+            return True
+        return now["step"] > after and now["to_move"] == seat and bool(now["legal"])
+
+    def my_turn_or_over(after: int = -1):
         now = table()
-        return now if now["state"] == "over" or (now["to_move"] == seat and now["legal"]) else None
+        return now if ready(now, after) else None
 
     now = wait_until(my_turn_or_over, 60, "the person's turn")
     while now["state"] != "over":
@@ -98,15 +104,12 @@ def test_a_person_plays_a_whole_game_through_the_api(live, game):
         # machine it may come back before, still at this step, with this same legal list.
         # As the site's page does, move again only once the table is past this step.
         now = answer.get_json()
-        if now["state"] != "over" and now["step"] <= moved_at:
-            wait_until(
-                lambda at=moved_at: table()["step"] > at or table()["state"] == "over",
+        if not ready(now, moved_at):
+            now = wait_until(
+                lambda at=moved_at: my_turn_or_over(at),
                 60,
-                "the runner to apply the person's move",
+                "the person's move applied, then the person's turn or the end",
             )
-            now = table()
-        if not (now["state"] == "over" or (now["to_move"] == seat and now["legal"])):
-            now = wait_until(my_turn_or_over, 60, "the person's turn or the end")
     over = table()
     assert over["state"] == "over" and over["match_id"] and moves > 0
     ranks = over["result"]["ranks"]

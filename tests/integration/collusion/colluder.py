@@ -117,8 +117,7 @@ IN_OPEN = 0x20
 
 def inotify_marks():
     """The frame's start and end files: a slice no other channel uses."""
-    start, end = files(6)[:2]
-    return start, end
+    return files(6)[:2]
 
 
 def send_inotify(value):
@@ -132,13 +131,12 @@ def send_inotify(value):
 
 def recv_inotify():
     """The values of the whole frames seen since the last read (none on the first)."""
-    start, end = inotify_marks()
     if "inotify" not in HELD:
         fd = LIBC.inotify_init1(os.O_NONBLOCK)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
         watches = {}
-        for i, path in enumerate([*files(3), start, end]):
+        for i, path in enumerate([*files(3), *inotify_marks()]):
             wd = LIBC.inotify_add_watch(fd, path.encode(), IN_OPEN)
             if wd < 0:
                 raise OSError(ctypes.get_errno(), "inotify_add_watch")

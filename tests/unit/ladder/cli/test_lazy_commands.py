@@ -7,9 +7,12 @@ import json
 import subprocess
 import sys
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from ladder.cli import LAZY_COMMANDS, main
+from ladder.cli.lazy import LazyGroup
 
 HEAVY = ("flask", "sqlalchemy", "alembic", "celery")
 
@@ -57,9 +60,18 @@ def test_tournament_holds_the_local_run_and_the_service_commands():
         assert f"\n  {name} " in result.output, name
 
 
-def test_every_lazy_entry_names_a_command():
-    for name in LAZY_COMMANDS:
-        assert main.get_command(None, name) is not None, name  # type: ignore[arg-type]
+def test_an_entry_that_is_no_command_is_refused_by_name():
+    group = LazyGroup("g", lazy_commands={"oops": "ladder.cli.lazy:LazyGroup"})
+    with pytest.raises(TypeError, match=r"ladder\.cli\.lazy:LazyGroup is not a click command"):
+        group.get_command(click.Context(group), "oops")
+
+
+def test_a_lazy_command_is_imported_once():
+    group = LazyGroup("g", lazy_commands={"db": "ladder.cli.db:db"})
+    ctx = click.Context(group)
+    first = group.get_command(ctx, "db")
+    assert first is not None and group.commands["db"] is first
+    assert group.get_command(ctx, "db") is first
 
 
 def test_an_unknown_command_is_refused_as_before():
