@@ -15,8 +15,22 @@ from typing import Any, NamedTuple, Protocol
 
 Action = dict[str, Any]
 
-# The values a shared action may hold: JSON scalars (a list would be shared too).
+# The values a shared action may hold: JSON scalars, or shared actions and lists
+# themselves (read-only all the way down; a plain list or dict would be shared too).
 _SCALARS = (str, int, float, bool, type(None))
+
+
+def _refuse_edit(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(
+        "an action from legal_actions() is shared and read-only: edit a copy (dict(action))"
+    )
+
+
+def _refuse_list_edit(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(
+        "a list in an action from legal_actions() is shared and read-only:"
+        " edit a copy (list(items), or copy.deepcopy(action) for the whole action)"
+    )
 
 
 class SharedAction(dict):
@@ -26,8 +40,11 @@ class SharedAction(dict):
     for it was a fifth of a decision's time, for dicts nobody edits. So a legal
     list holds these, and they refuse edits (one changed would change the game's
     tables for every state): `dict(action)` or `action.copy()` is an editable
-    copy. JSON, `==`, `copy`, `deepcopy` and pickle see the plain dict it is.
-    Its values are JSON scalars only, so nothing inside it can be edited either.
+    copy, `copy.deepcopy(action)` one whose lists and dicts are plain too. JSON,
+    `==`, `copy`, `deepcopy` and pickle see the plain dict it is. Its values are
+    JSON scalars or, for an action that holds a list or a dict (a pilot's moves,
+    a discard's cards), a `SharedList` or `SharedAction`: nothing inside it can
+    be edited either.
     """
 
     __slots__ = ()
@@ -35,25 +52,63 @@ class SharedAction(dict):
     def __init__(self, *args: Any, **fields: Any) -> None:
         super().__init__(*args, **fields)
         for key, value in self.items():
-            if not isinstance(value, _SCALARS):
-                raise TypeError(f"a shared action holds JSON scalars, not {key}={value!r}")
+            if not isinstance(value, _SHARED_VALUES):
+                raise TypeError(
+                    f"a shared action holds JSON scalars or shared values, not {key}={value!r}"
+                )
 
-    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            "an action from legal_actions() is shared and read-only: edit a copy (dict(action))"
-        )
-
-    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _refuse_edit  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse_edit  # type: ignore[assignment]
 
     def __copy__(self) -> dict:
         return dict(self)
 
     def __deepcopy__(self, memo: dict) -> dict:
-        return dict(self)
+        return _copy_dict(self)
 
     def __reduce__(self) -> tuple:
-        return (dict, (dict(self),))
+        return (dict, (_copy_dict(self),))
+
+
+class SharedList(list):
+    """A list inside a `SharedAction`, read-only like it: a list to `==`, JSON and
+    `isinstance`; `list(items)` or a copy is a plain editable one."""
+
+    __slots__ = ()
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__(items)
+        for value in self:
+            if not isinstance(value, _SHARED_VALUES):
+                raise TypeError(f"a shared list holds JSON scalars or shared values, not {value!r}")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse_list_edit  # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = _refuse_list_edit  # type: ignore[assignment]
+    sort = reverse = _refuse_list_edit  # type: ignore[assignment]
+
+    def copy(self) -> list:  # type: ignore[override]
+        return list(self)
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict) -> list:
+        return _copy_list(self)
+
+    def __reduce__(self) -> tuple:
+        return (list, (_copy_list(self),))
+
+
+_SHARED_VALUES = (*_SCALARS, SharedAction, SharedList)
+
+
+def shared(value: Any) -> Any:
+    """A plain action (or a value inside one) made read-only all the way down."""
+    if isinstance(value, dict):
+        return SharedAction({key: shared(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return SharedList(shared(item) for item in value)
+    return value
 
 
 class IllegalAction(ValueError):
@@ -427,7 +482,8 @@ class State:
 
 # Lists whose entries are never edited once made: a clone copies the list only.
 _SHARED_ENTRIES = frozenset({"log", "history", "_legal_cache"})
-_NESTED = frozenset({list, dict})
+# The lists and dicts a copy makes plain and copies deeper (a shared one too).
+_NESTED = frozenset({list, dict, SharedList, SharedAction})
 
 
 def _copy_list(items: list) -> list:
@@ -439,7 +495,7 @@ def _copy_dict(items: dict) -> dict:
 
 
 def _copy_any(value: Any) -> Any:
-    return _copy_list(value) if type(value) is list else _copy_dict(value)
+    return _copy_list(value) if isinstance(value, list) else _copy_dict(value)
 
 
 def find_legal(legal: list[Action], action: Any) -> int | None:
@@ -463,7 +519,11 @@ def find_legal(legal: list[Action], action: Any) -> int | None:
 
 
 def _same_types(a: Any, b: Any) -> bool:
-    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
+    # A shared action or list is the plain dict or list JSON writes.
+    if type(a) is not type(b) and not (
+        (isinstance(a, dict) and isinstance(b, dict))
+        or (isinstance(a, list) and isinstance(b, list))
+    ):
         return False
     if isinstance(a, dict):
         return all(_same_types(value, b[key]) for key, value in a.items())

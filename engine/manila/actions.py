@@ -1,19 +1,18 @@
 """Manila's action dicts, made once at import: legal lists are built from these.
 
 A legal list is a few list operations on shared dicts instead of a dict built per
-action per decision. The flat actions (a type and scalars) are `SharedAction`s,
-read-only, so `legal_actions()` hands them out as they are in a fresh list; the
-few that hold a list or a dict (loads, starts, pilot moves) are plain dicts handed
-out as copies all the way down (`handed_out`). The history keeps the engine's own
-dict and a record copies it. Actions rarely offered (an eviction, a bid above the
-table) are built when asked for.
+action per decision. Every action is a read-only `SharedAction`, those that hold a
+list or a dict (loads, starts, pilot moves) read-only all the way down, so
+`legal_actions()` hands them out as they are in a fresh list. The history keeps
+the engine's own action and a record copies it. Actions rarely offered (an
+eviction, a bid above the table) are built when asked for.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, compress, product
 
-from engine.core import SharedAction
+from engine.core import SharedAction, shared
 from engine.manila import data as D
 
 PASS: dict = SharedAction(type="pass")
@@ -54,7 +53,7 @@ GOOD_BIT = {good: 1 << i for i, good in enumerate(D.GOODS)}
 MORTGAGE_SETS = _subsets(MORTGAGES)
 REDEEM_SETS = _subsets(REDEEMS)
 
-LOADS = [{"type": "load", "goods": list(trio)} for trio in combinations(D.GOODS, 3)]
+LOADS = [shared({"type": "load", "goods": list(trio)}) for trio in combinations(D.GOODS, 3)]
 
 PLACE_BOAT = {g: SharedAction(type="place", space="boat", good=g) for g in D.GOODS}
 # Placements on the spaces other than boat seats, in the order of SPACES (as offered).
@@ -80,17 +79,16 @@ PLUNDER: dict[str, list[dict]] = {
 }
 
 # Pilot moves: none, one boat by (good, steps), or two boats by ((good, ±1), (good, ±1)).
-PILOT_NONE: dict = {"type": "pilot", "moves": []}
+PILOT_NONE: dict = shared({"type": "pilot", "moves": []})
 PILOT_ONE: dict[tuple, dict] = {
-    (g, s): {"type": "pilot", "moves": [{"good": g, "steps": s}]}
+    (g, s): shared({"type": "pilot", "moves": [{"good": g, "steps": s}]})
     for g in D.GOODS
     for s in (1, -1, 2, -2)
 }
 PILOT_TWO: dict[tuple, dict] = {
-    ((g1, s1), (g2, s2)): {
-        "type": "pilot",
-        "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}],
-    }
+    ((g1, s1), (g2, s2)): shared(
+        {"type": "pilot", "moves": [{"good": g1, "steps": s1}, {"good": g2, "steps": s2}]}
+    )
     for g1 in D.GOODS
     for g2 in D.GOODS
     if g1 != g2
@@ -145,7 +143,7 @@ def _starts(loaded: tuple[str, ...]) -> list[dict]:
         for pb in range(D.START_MAX + 1):
             pc = D.START_SUM - pa - pb
             if 0 <= pc <= D.START_MAX:
-                acts.append({"type": "start", "positions": {a: pa, b: pb, c: pc}})
+                acts.append(shared({"type": "start", "positions": {a: pa, b: pb, c: pc}}))
     return acts
 
 
@@ -160,17 +158,3 @@ def starts(loaded: list[str]) -> list[dict]:
     trio = tuple(loaded)
     known = STARTS.get(trio)
     return known if known is not None else _starts(trio)
-
-
-def handed_out(phase: str, legal: list[dict]) -> list[dict]:
-    """A legal list for a caller to keep or edit: a fresh list, nested actions copied.
-
-    The flat actions are read-only `SharedAction`s and go out as they are.
-    """
-    if phase == "start":
-        return [{"type": "start", "positions": a["positions"].copy()} for a in legal]
-    if phase == "pilot":
-        return [{"type": "pilot", "moves": list(map(dict.copy, a["moves"]))} for a in legal]
-    if phase == "load":
-        return [{"type": "load", "goods": list(a["goods"])} for a in legal]
-    return legal[:]

@@ -47,10 +47,10 @@ NESTED_KINDS = frozenset(
 
 
 def _fresh(value):
-    kind = type(value)
-    if kind is list:
+    # A pilot's moves are the action's own, shared and read-only: copied out plain.
+    if isinstance(value, list):
         return [_fresh(item) for item in value]
-    if kind is dict:
+    if isinstance(value, dict):
         return {key: _fresh(item) for key, item in value.items()}
     return value
 

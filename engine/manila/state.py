@@ -25,8 +25,6 @@ REPLAYS = ("manila-1",)
 
 # Phases where the player on move may also mortgage or redeem a share.
 MONEY_PHASES = frozenset({"auction", "buy", "place"})
-# Phases whose actions hold a list or dict: copied all the way down when handed out.
-NESTED_PHASES = frozenset({"load", "start", "pilot"})
 # Phases where a seat on move is left to decide (the others wait for the schedule).
 CHOOSING_PHASES = frozenset({"buy", "load", "start"})
 # Phases whose decision hands the move on to the schedule (`_advance`); after a bid,
@@ -155,15 +153,12 @@ class ManilaState(CompactLog, State):
         return self.game_over
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now, in a fresh list (`A.handed_out`)."""
+        """Every action the current player may take now, in a fresh list of read-only actions."""
         if self.game_over or self.turn is None:
             return []
         legal = self._legal_cache
         if legal is None:
             legal = self._legal_cache = self._legal_actions()
-        phase = self.phase
-        if phase in NESTED_PHASES:
-            return A.handed_out(phase, legal)
         return legal[:]  # read-only shared actions (`actions.py`): the list is the caller's
 
     def apply(self, action: Action) -> None:

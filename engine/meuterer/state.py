@@ -4,10 +4,9 @@ Rule references are to the rules digest (`shared/rules/meuterer.md`) and the
 rulings in `engine/meuterer/RULES.md`.
 
 Bots search with this state (random playouts from `determinize`d worlds), so its
-hot path is lean: every action there can be is made once at import and a legal
-list holds those (flat ones read-only `SharedAction`s handed out as they are; a
-discard's list holds the choices as tuples of cards, the actions handed out made
-fresh from them), `legal_actions` and `apply` are this
+hot path is lean: every action there can be is made once (at import, or for a
+discard on the first hand that offers it) as a read-only `SharedAction`, a legal
+list holds those and hands them out as they are, `legal_actions` and `apply` are this
 game's own shorter versions of the base class's (same checks, errors and
 history), events are logged as compact tuples made dicts only when read, and
 `clone` copies field by field only what a move may change. Views are built only when asked for
@@ -22,7 +21,7 @@ import itertools
 import operator
 from typing import Any
 
-from engine.core import Action, CompactLog, IllegalAction, SharedAction, State
+from engine.core import Action, CompactLog, IllegalAction, SharedAction, SharedList, State
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     CARDS,
@@ -116,23 +115,23 @@ _FROM = {n: tuple((seat, *after[:-1]) for seat, after in enumerate(_AFTER[n])) f
 
 
 @functools.cache
-def _discard_choices(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The stevedore's choices for a hand (any order): each distinct set of cards to
-    discard down to 5, in card order, the sets sorted.
+def _discard_actions(hand: tuple[str, ...]) -> list[Action]:
+    """The stevedore's legal list for a hand (any order): a discard of each distinct
+    set of cards that leaves 5, the cards in card order, the sets sorted.
 
-    A memo (of at most some 2,500 hands) of tuples, quick to fill: the state's
-    legal list while he discards, never edited; the actions handed out are made
-    from them, and `apply` finds an action's cards among them.
+    A memo (of at most some 2,500 hands) of read-only actions, their card lists
+    read-only too: the state's legal list while he discards, never edited.
     """
     # Combinations of a hand in card order come in card order: keeping the
     # first of equal choices (dict.fromkeys) leaves every distinct one once, sorted.
     combinations = itertools.combinations(sort_cards(list(hand)), len(hand) - HAND_SIZE)
-    return list(dict.fromkeys(combinations))
+    return [_discard_of(cards) for cards in dict.fromkeys(combinations)]
 
 
-def _discard_action(cards: tuple[str, ...]) -> Action:
-    """A discard action: a fresh dict holding a fresh list."""
-    return {"type": "discard", "cards": [*cards]}
+@functools.cache
+def _discard_of(cards: tuple[str, ...]) -> Action:
+    """The discard of `cards`, one action for every hand that offers it (a few dozen in all)."""
+    return SharedAction(type="discard", cards=SharedList(cards))
 
 
 # The event log is kept compact: an entry is (its keys, "event kind", *values),
@@ -163,7 +162,7 @@ def _fresh_event(entry: tuple | dict) -> dict:
     return {key: list(value) if type(value) in _SEQUENCES else value for key, value in items}
 
 
-_SEQUENCES = (list, tuple)
+_SEQUENCES = (list, tuple, SharedList)
 
 
 # The fields that hold flat lists (of numbers, names, tuples, or entries never
@@ -184,9 +183,7 @@ class MeutererState(CompactLog, State):
     engine_version = "meuterer-2"
     replays = REPLAYS
     private_view_keys = ("hand", "character", "available_characters")
-    # The legal list: shared actions, or while the stevedore discards his choices
-    # as tuples of cards (the actions, holding lists, are made from them).
-    _legal_cache: list[Any] | None
+    _legal_cache: list[Action] | None  # the legal list: shared actions, never edited
 
     def __init__(
         self, num_players: int, seed: int, options: dict | None = None, version: str | None = None
@@ -321,11 +318,8 @@ class MeutererState(CompactLog, State):
         return other
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now, in a fresh list.
-
-        Flat actions are the shared read-only ones; a discard (it holds a list) is a
-        fresh dict with a fresh list.
-        """
+        """Every action the current player may take now, in a fresh list of the shared
+        read-only actions (a discard's list of cards read-only too)."""
         cache = self._legal_cache
         if cache is None:
             # Most decisions are offers. The cache is never filled once the game is over.
@@ -359,14 +353,9 @@ class MeutererState(CompactLog, State):
             elif phase == PROMISE:
                 cache = self._legal_cache = _PROMISES
             elif phase == DISCARD:
-                # The only actions holding a list: fresh ones, a caller's edit must not
-                # reach the game. The state keeps the choices as tuples.
-                cache = self._legal_cache = _discard_choices(tuple(sorted(self.hands[self.turn])))
-                return [{"type": "discard", "cards": [*cards]} for cards in cache]
+                cache = self._legal_cache = _discard_actions(tuple(sorted(self.hands[self.turn])))
             else:  # over
                 return []
-        if self.phase == DISCARD:
-            return [{"type": "discard", "cards": [*cards]} for cards in cache]
         return cache[:]
 
     def apply(self, action: Action) -> None:
@@ -375,9 +364,6 @@ class MeutererState(CompactLog, State):
         The base class's checks, errors and history, without its general detours;
         the rules of the commonest actions are written out here.
         """
-        if self.phase == DISCARD:
-            self._apply_discard(action)
-            return
         cache = self._legal_cache
         if cache is None:
             if self.phase == OVER:
@@ -397,8 +383,7 @@ class MeutererState(CompactLog, State):
             except ValueError:
                 raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
         # The engine's own dict decides: a caller's equal copy of other types (1.0 or
-        # True for 1) never reaches the rules. The history keeps it (read-only) or,
-        # for a discard, a copy.
+        # True for 1) never reaches the rules. The history keeps it (read-only).
         self._legal_cache = None
         log = self._events
         self._seen[seat] = len(log)
@@ -451,50 +436,19 @@ class MeutererState(CompactLog, State):
             points = self.pay = own["points"]
             log.append((_POINTS, "promise", seat, points))
             self.phase = OFFER
-        else:  # mutiny
+        elif kind == "mutiny":
             self._add_conflicts(seat, own["conflicts"])
+        else:  # discard
+            self._discard(seat, own["cards"])
 
     def _legal_actions(self) -> list[Action]:
-        """The legal list, of the shared actions where it can be (the list is never handed out).
+        """The legal list, of the shared actions (the list is never handed out).
 
-        `legal_actions` builds it (into the cache), written out there for playouts;
-        a discard's list is made afresh from the choices.
+        `legal_actions` builds it (into the cache), written out there for playouts.
         """
         if self._legal_cache is None:
             self.legal_actions()
-        if self.phase == DISCARD:
-            return [_discard_action(cards) for cards in self._legal_cache or []]
         return self._legal_cache or []
-
-    def _apply_discard(self, action: Action) -> None:
-        """`apply` for the stevedore's discard: the action's cards found among the choices.
-
-        A plain dict holding a plain list is equal to a legal action exactly when it
-        holds its two keys and its cards, in order, equal one choice's; anything
-        else is compared with each legal action in turn, as `apply` does.
-        """
-        if self._legal_cache is None:
-            self.legal_actions()
-        choices, seat = self._legal_cache or [], self.turn
-        cards = action.get("cards") if type(action) is dict else None
-        if type(cards) is list and len(action) == 2 and action.get("type") == "discard":
-            try:
-                own = choices[choices.index(tuple(cards))]
-            except ValueError:
-                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
-        else:
-            if not isinstance(action, dict):
-                raise IllegalAction(f"an action is a dict, not {type(action).__name__}")
-            legal = self._legal_actions()
-            try:
-                own = choices[legal.index(action)]
-            except ValueError:
-                raise IllegalAction(f"not a legal action for seat {seat}: {action!r}") from None
-        # The engine's own cards decide; the history keeps a fresh action of them.
-        self._legal_cache = None
-        self._seen[seat] = len(self._events)
-        self.history.append((seat, _discard_action(own)))
-        self._discard(seat, own)
 
     # -- offer ---------------------------------------------------------------
     def _next_offer_turn(self) -> None:
@@ -531,7 +485,7 @@ class MeutererState(CompactLog, State):
         self.phase = MUTINY
         self.turn = captain
 
-    def _discard(self, seat: int, cards: tuple[str, ...]) -> None:
+    def _discard(self, seat: int, cards: list[str]) -> None:
         hand, discards = self.hands[seat], self.discards
         for card in cards:
             hand.remove(card)

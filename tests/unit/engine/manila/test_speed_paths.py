@@ -9,13 +9,14 @@ legal list, and that nothing a caller is handed can change the state.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
 import pytest
 
 from engine import IllegalAction
-from engine.core import SharedAction
+from engine.core import SharedAction, SharedList
 from engine.manila import actions as A
 from engine.manila import events as E
 from engine.manila.state import free_spaces
@@ -62,13 +63,18 @@ def test_a_clone_shares_no_cache(n, seed, options):
 
 
 def _edit(action: dict) -> None:
-    """Edit a handed-out action every way it allows: a shared one refuses, so its copy."""
+    """Edit a handed-out action every way it allows: a shared one refuses, its lists and
+    dicts too, so its deep copy."""
     if isinstance(action, SharedAction):
-        before = dict(action)
+        before = copy.deepcopy(action)
         with pytest.raises(TypeError, match="read-only"):
             action["type"] = "edited"
+        for value in action.values():
+            if isinstance(value, list | dict):
+                with pytest.raises(TypeError, match="read-only"):
+                    value.clear()
         assert action == before and type(before) is dict
-        action = dict(action)
+        action = copy.deepcopy(action)
     action["type"] = "edited"
     for value in action.values():
         if isinstance(value, dict):
@@ -104,12 +110,13 @@ def test_the_history_keeps_the_engines_own_dict_and_the_record_hands_out_copies(
     while state.phase != "start":
         state.apply(state.legal_actions()[0])
     offered = state.legal_actions()
-    state.apply(offered[3])
+    state.apply(json.loads(json.dumps(offered[3])))  # a bot's equal reply, over the wire
     _seat, kept = state.history[-1]
-    assert kept == offered[3] and kept is not offered[3]
+    assert kept is offered[3] and isinstance(kept["positions"], SharedAction)
     recorded = state.record()["actions"][-1][1]
-    assert recorded == kept
-    assert recorded is not kept and recorded["positions"] is not kept["positions"]
+    assert recorded == kept and type(recorded) is dict and type(recorded["positions"]) is dict
+    recorded["positions"].clear()
+    assert kept["positions"] and state.record()["actions"][-1][1] == kept
 
 
 def test_an_identical_an_equal_and_an_illegal_action():
@@ -171,26 +178,25 @@ def test_every_event_holding_a_list_or_dict_is_copied_for_views(n, seed, options
             assert entry[1] in E.NESTED_KINDS, entry
 
 
-def test_flat_actions_go_out_shared_and_nested_ones_as_fresh_copies():
-    """A flat action is one read-only dict for every caller; a load, start or pilot move
-    holds a list or dict, so each call hands out its own copy, as a record does."""
+def test_every_action_goes_out_shared_and_read_only_all_the_way_down():
+    """Every action, a load, start or pilot move too, is one read-only dict for every
+    caller (its list or dict read-only as well); a record's actions are plain."""
     state, chooser = new(4, 11, pirate_variant=True), random.Random(11)
     nested = set()
     while not state.is_over():
         legal, again = state.legal_actions(), state.legal_actions()
         assert legal is not again and legal == again
         for mine, other in zip(legal, again, strict=True):
-            if state.phase in ("load", "start", "pilot"):
-                nested.add(state.phase)
-                assert type(mine) is dict and mine is not other
-                for key, value in mine.items():
-                    if isinstance(value, (list, dict)):
-                        assert value is not other[key]
-            else:
-                assert isinstance(mine, SharedAction) and mine is other
+            assert isinstance(mine, SharedAction) and mine is other
+            for value in mine.values():
+                if isinstance(value, list | dict):
+                    nested.add(state.phase)
+                    assert isinstance(value, SharedList | SharedAction)
         state.apply(legal[chooser.randrange(len(legal))])
     assert nested == {"load", "start", "pilot"}
-    assert all(type(action) is dict for _seat, action in state.record()["actions"])
+    for _seat, action in state.record()["actions"]:
+        assert type(action) is dict
+        assert all(type(v) in (list, dict) for v in action.values() if isinstance(v, list | dict))
 
 
 def test_editing_a_legal_list_never_reaches_the_state():

@@ -1,7 +1,7 @@
 """The shortcuts Meuterer takes for search keep the contract.
 
 Its legal lists hold action dicts made once for every game, handed out as they
-are (read-only) or, for a discard, copied; so a caller that edits what it was
+are (read-only, a discard's card list too); so a caller that edits what it was
 given (a legal list, a legal action, a record's action) must never reach them;
 and a world built from a view parsed from JSON plays on the engine's own strings.
 """
@@ -15,7 +15,7 @@ from itertools import combinations
 import pytest
 
 from engine import IllegalAction, get_game
-from engine.core import SharedAction
+from engine.core import SharedAction, SharedList
 from engine.meuterer.data import CARDS, ISLANDS, buys, sort_cards
 from engine.meuterer.state import _PLAYS, OFFER, MeutererState
 
@@ -94,19 +94,24 @@ def test_an_edited_legal_action_is_refused_and_the_list_stays():
     assert state.legal_actions()[0]["type"] != "scribbled"
 
 
-def test_flat_actions_are_handed_out_shared_and_kept_in_the_history_as_such():
+def test_every_action_is_handed_out_shared_and_kept_in_the_history_as_such():
     state, chooser = GAME.new_game(4, seed=8), random.Random(8)
+    discards = 0
     while not state.is_over():
         legal = state.legal_actions()
         assert legal is not state.legal_actions()  # a fresh list every time
-        flat = state.phase != "discard"
-        assert all((type(a) is SharedAction) == flat for a in legal)
+        assert all(type(a) is SharedAction for a in legal)
         chosen = chooser.choice(legal)
-        # A caller's equal plain dict is accepted; the engine keeps its own.
-        state.apply(dict(chosen, cards=list(chosen["cards"])) if not flat else dict(chosen))
+        if state.phase == "discard":
+            discards += 1
+            assert all(type(a["cards"]) is SharedList for a in legal)
+        # A caller's equal plain dict (as JSON brings it) is accepted; the engine keeps its own.
+        state.apply(json.loads(json.dumps(chosen)))
         _seat, kept = state.history[-1]
-        assert kept == chosen and (kept is chosen) == flat
-    assert all(type(action) is dict for _seat, action in state.record()["actions"])
+        assert kept is chosen
+    assert discards
+    for _seat, action in state.record()["actions"]:
+        assert type(action) is dict and type(action.get("cards", [])) is list
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -142,13 +147,15 @@ def test_editing_a_discards_card_list_reaches_neither_the_game_nor_its_record():
     legal = state.legal_actions()
     before = [dict(a, cards=list(a["cards"])) for a in legal]
     for action in legal:
-        action["cards"].append("scribbled")
+        with pytest.raises(TypeError, match="read-only"):
+            action["cards"].append("scribbled")
+        list(action["cards"]).append("scribbled")  # a copy is the caller's
     assert state.legal_actions() == before
     chosen = state.legal_actions()[0]
     state.apply(chosen)
-    chosen["cards"].append("scribbled")
-    _seat, recorded = state.history[-1]
-    assert recorded == before[0]
+    recorded = state.record()["actions"][-1][1]
+    recorded["cards"].append("scribbled")
+    assert state.history[-1][1] == before[0] == state.record()["actions"][-1][1]
     # The memo other games share holds the same lists still.
     assert _to_discard(seed).legal_actions() == before
 
