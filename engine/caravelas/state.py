@@ -6,9 +6,10 @@ rulings where they are silent are written in RULES.md and cited as "ruling".
 Speed, for bots that search (a random game is some 2,400 decisions): the legal
 lists while sailing are tuples built at import of read-only shared actions
 (`SharedAction`), handed out in a fresh list without copying a dict, and kept as
-they are in the history; the discard lists are tables too, copied out (a discard
-holds a list). `apply` finds a move handed out by its identity, an equal dict, an
-end of turn or a discard by lookup (a move is then played in place), and leaves
+they are in the history; the discard lists are tables of shared actions too, their
+card lists read-only (`SharedList`). `apply` finds a move handed out by its
+identity, an equal dict, an end of turn or a discard by lookup (a move or a discard
+is then played in place), and leaves
 every other action to `State.apply`'s search of the whole list; moves and ends of
 turn log shared event dicts (logged events are never edited), and a table says
 which ends of a move can bring anything (`ARRIVAL`). `Rng.shuffle` makes all of a
@@ -23,7 +24,7 @@ from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
 from engine.caravelas.sailing import MOVE_ACTIONS, MOVE_BY_TARGET
-from engine.core import Action, SharedAction, State, ranks_from_keys
+from engine.core import Action, SharedAction, SharedList, State, ranks_from_keys
 
 SAIL, KEEP, SINK, DISCARD, OVER = "sail", "keep", "sink", "discard", "over"
 HARBOURS = (data.LISBOA_ID, data.CALECUTE_ID)
@@ -137,13 +138,21 @@ MOVE_BY_ID: dict[str, dict[int, MoveEntry]] = {
     circle: {id(entry[0]): entry for entry in by_key.values()}
     for circle, by_key in MOVES_FROM.items()
 }
-# DISCARDS[hand]: the sub-multisets a discard may name from that hand, in legal-list
-# order; DISCARD_NAMED[hand] finds one by the cards an action names.
-DISCARDS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
-    hand: tuple(_sub_multisets(hand)) for hand in HAND_VALUES
+
+
+def _discard_of(cards: tuple[int, ...]) -> SharedAction:
+    return SharedAction(type="discard", cards=SharedList(cards))
+
+
+# DISCARDS[hand]: the discards that hand may make (its sub-multisets), in legal-list
+# order, one shared action for each set of cards (126 in all); DISCARD_NAMED[hand]
+# finds one by the cards an action names.
+DISCARD_OF = {cards: _discard_of(cards) for hand in HAND_VALUES for cards in _sub_multisets(hand)}
+DISCARDS: dict[tuple[int, ...], tuple[SharedAction, ...]] = {
+    hand: tuple(DISCARD_OF[cards] for cards in _sub_multisets(hand)) for hand in HAND_VALUES
 }
-DISCARD_NAMED: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {
-    hand: {c: c for c in choices} for hand, choices in DISCARDS.items()
+DISCARD_NAMED: dict[tuple[int, ...], dict[tuple[int, ...], SharedAction]] = {
+    hand: {tuple(a["cards"]): a for a in choices} for hand, choices in DISCARDS.items()
 }
 
 
@@ -314,7 +323,7 @@ class CaravelasState(State):
         return self.legal_actions()  # sailing or discarding: fresh dicts from the tables
 
     def legal_actions(self) -> list[Action]:
-        """As `State.legal_actions`; sailing lists the shared actions, discarding copies a table."""
+        """As `State.legal_actions`: the shared actions from the tables, in a fresh list."""
         phase = self.phase
         seat = self.turn
         if phase == SAIL:
@@ -334,8 +343,10 @@ class CaravelasState(State):
             return [*actions]
         if phase == DISCARD:
             hand_key = tuple(self.hand[seat])
-            choices = DISCARDS.get(hand_key) or _sub_multisets(hand_key)
-            return [{"type": "discard", "cards": [*c]} for c in choices]
+            discards = DISCARDS.get(hand_key)
+            if discards is None:  # a hand no turn deals (a test's set-up): the long way
+                return [_discard_of(cards) for cards in _sub_multisets(hand_key)]
+            return [*discards]
         return super().legal_actions()
 
     def apply(self, action: Action) -> None:
@@ -390,23 +401,24 @@ class CaravelasState(State):
                 return
         elif (
             phase == DISCARD
-            and type(action) is dict
+            and isinstance(action, dict)
             and len(action) == 2
             and action.get("type") == "discard"
-            and type(cards := action.get("cards")) is list
+            and isinstance(cards := action.get("cards"), list)  # a shared list is one too
         ):
             hand = self.hand[seat]
             try:
-                # The engine's own tuple of ints equal to the cards named (1.0 finds 1).
-                chosen = DISCARD_NAMED[tuple(hand)].get(tuple(cards))
+                # The engine's own action with the cards named (1.0 finds 1).
+                own = DISCARD_NAMED[tuple(hand)].get(tuple(cards))
             except (KeyError, TypeError):  # an odd hand, or an unhashable card
-                chosen = None
-            if chosen is not None:
+                own = None
+            if own is not None:
                 # `_discard` written out: a tenth of the decisions.
                 self._legal_cache = None
                 log = self.log
                 self._seen[seat] = len(log)
-                self.history.append((seat, {"type": "discard", "cards": [*chosen]}))
+                self.history.append((seat, own))
+                chosen = own["cards"]
                 for value in chosen:
                     hand.remove(value)
                 self.used += chosen

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from engine import IllegalAction
-from engine.core import SharedAction
+from engine.core import SharedAction, SharedList
 from tests.unit.engine.caravelas.helpers import move, position
 
 # From Lisboa a 1 reaches mar_dos_acores, mar_de_portugal and (by the arrow) cabo_bojador.
@@ -125,3 +125,22 @@ def test_a_move_handed_out_elsewhere_is_judged_by_this_position():
             with pytest.raises(IllegalAction, match="not a legal action for seat 0"):
                 state.apply(action)
     assert state.legal_actions() == here and state.history == []
+
+
+def test_a_discard_is_handed_out_shared_and_read_only_and_recorded_plain():
+    state = position(at="lisboa", hand=(2, 5))
+    state.apply({"type": "end_turn"})
+    legal = state.legal_actions()
+    assert legal == [{"type": "discard", "cards": c} for c in ([], [2], [5], [2, 5])]
+    assert legal == state.legal_actions() and legal is not state.legal_actions()
+    for action in legal:
+        assert type(action) is SharedAction and type(action["cards"]) is SharedList
+        with pytest.raises(TypeError, match="read-only"):
+            action["cards"].append(9)
+    state.apply(legal[3])
+    assert state.history[-1][1] is legal[3]
+    recorded = state.record()["actions"][-1][1]
+    assert type(recorded["cards"]) is list
+    recorded["cards"].clear()
+    assert state.record()["actions"][-1][1] == {"type": "discard", "cards": [2, 5]}
+    assert state.log[-2] == {"event": "discard", "seat": 0, "cards": [2, 5]}
