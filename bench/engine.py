@@ -4,8 +4,9 @@ Run by hand: `.venv/bin/python bench/engine.py [--games N] [--runs R] [--points 
 Prints the median of R runs for every registered game and player count, and
 the mean cost of one `legal_actions()` + `apply()` pair. Then, for search bots,
 at P random decision points of random games: `determinize` of the seat's view
-plus one random playout to the end per second, `determinize` alone, and the
-cost of `clone()` against `copy.deepcopy` of the same state.
+plus one random playout to the end per second, `determinize` alone, the
+cost of `clone()` against `copy.deepcopy` of the same state, and of `view()` for
+the seat on move (a bot's greedy rollout asks for one at every step).
 
 Before and after: `--against REF` (a git ref: a commit, branch or tag) measures
 the same figures for the engine as it stands at REF and for this checkout's,
@@ -44,6 +45,7 @@ FIGURES = {
     "det+play/s": True,
     "det us": False,
     "clone us": False,
+    "view us": False,
 }
 
 
@@ -91,7 +93,7 @@ def one_game(game, players: int, seed: int, picks: set[int]) -> tuple[int, list]
 
 
 def search_costs(game, players: int, count: int, deepcopy: bool = True) -> dict[str, float]:
-    """Determinize + playout per second, and µs per determinize, clone (and deepcopy)."""
+    """Determinize + playout per second, and µs per determinize, clone, view (and deepcopy)."""
     points = decision_points(game, players, count, seed=players)
     clock, chooser = time.process_time, random.Random(0)
     start = clock()
@@ -111,7 +113,17 @@ def search_costs(game, players: int, count: int, deepcopy: bool = True) -> dict[
         for _view, state in points:
             state.clone()
     clone = (clock() - start) / (20 * len(points))
-    costs = {"per_s": per_s, "determinize_us": 1e6 * determinize, "clone_us": 1e6 * clone}
+    start = clock()
+    for _ in range(10):
+        for _view, state in points:
+            state.view(state.current_player())
+    view = (clock() - start) / (10 * len(points))
+    costs = {
+        "per_s": per_s,
+        "determinize_us": 1e6 * determinize,
+        "clone_us": 1e6 * clone,
+        "view_us": 1e6 * view,
+    }
     if deepcopy:
         start = clock()
         for _view, state in points:
@@ -134,6 +146,7 @@ def measure(engine: ModuleType, names: list[str], games: int, points: int, run: 
                     "det+play/s": c["per_s"],
                     "det us": c["determinize_us"],
                     "clone us": c["clone_us"],
+                    "view us": c["view_us"],
                 }
             out.setdefault(name, {})[str(players)] = row
     return out
@@ -237,7 +250,7 @@ def main() -> None:
     print()
     print(
         f"{'game':<10} {'players':>7} {'det+play/s':>11} {'det us':>8}"
-        f" {'clone us':>9} {'deepcopy us':>12}"
+        f" {'clone us':>9} {'view us':>8} {'deepcopy us':>12}"
     )
     for name in names:
         game = engine.get_game(name)
@@ -245,7 +258,7 @@ def main() -> None:
             c = search_costs(game, players, args.points)
             print(
                 f"{name:<10} {players:>7} {c['per_s']:>11.1f} {c['determinize_us']:>8.0f}"
-                f" {c['clone_us']:>9.1f} {c['deepcopy_us']:>12.0f}"
+                f" {c['clone_us']:>9.1f} {c['view_us']:>8.1f} {c['deepcopy_us']:>12.0f}"
             )
 
 
