@@ -532,11 +532,50 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
+class EventShape(tuple):
+    """The keys of one kind of compact log entry ("event" first), able to make its dict.
+
+    `make(entry)` turns an entry `(shape, kind, *values)` into `{"event": kind, ...}`
+    with a dict display written for these keys, some three times as quick as
+    `dict(zip(keys, values))`: a bot's greedy rollout asks for a view, and so for
+    the events since a seat's last decision, at every step. A tuple to everything
+    else (equality, JSON, copies share it: it never changes).
+    """
+
+    make: Callable[[tuple], dict]
+
+    def __new__(cls, keys: tuple[str, ...]) -> EventShape:
+        shape = super().__new__(cls, keys)
+        if not shape or shape[0] != "event" or not all(k.isidentifier() for k in shape):
+            raise ValueError(f"an event shape is 'event' and field names, not {keys!r}")
+        fields = ", ".join(f"{key!r}: entry[{i}]" for i, key in enumerate(shape, start=1))
+        shape.make = eval(f"lambda entry: {{{fields}}}")  # names checked just above
+        return shape
+
+    def __copy__(self) -> EventShape:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> EventShape:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (EventShape, (tuple(self),))
+
+
+def event_dict(entry: tuple) -> dict:
+    """A compact entry's dict (its values shared, not copied), quickest for a shaped one."""
+    keys = entry[0]
+    if type(keys) is EventShape:
+        return keys.make(entry)
+    return dict(zip(keys, entry[1:], strict=True))
+
+
 class CompactLog:
     """`State.log` kept compact, for a state that plays many events a playout never reads.
 
     An entry is `(keys, kind, *values)`, `keys` a shared tuple ("event" first, then
-    the fields in the order the dict shows them); it becomes a dict only when the
+    the fields in the order the dict shows them; an `EventShape` for the entries
+    the rules log, a plain tuple for `emit`'s); it becomes a dict only when the
     log is read (`log` keeps each made dict, so it is made once) or a view asks for
     the events since a seat's last decision. A game names how an entry becomes a
     dict for the log (`_event_dict`), a fresh one a caller may edit
@@ -548,13 +587,11 @@ class CompactLog:
     _log_dicts: list[dict]
     _seen: list[int]
 
-    @staticmethod
-    def _event_dict(entry: Any) -> dict:
-        return dict(zip(entry[0], entry[1:], strict=True))
+    _event_dict = staticmethod(event_dict)
 
     @staticmethod
     def _fresh_event_dict(entry: Any) -> dict:
-        return _copy_dict(CompactLog._event_dict(entry))
+        return _copy_dict(event_dict(entry))
 
     @staticmethod
     def _event_entry(event: dict) -> Any:
@@ -583,7 +620,7 @@ class CompactLog:
 
     def events_since_last_decision(self, seat: int) -> list[dict]:
         """Public events logged since `seat` last acted: fresh dicts a caller may edit."""
-        return [self._fresh_event_dict(e) for e in self._events[self._seen[seat] :]]
+        return list(map(self._fresh_event_dict, self._events[self._seen[seat] :]))
 
 
 class StateFactory(Protocol):

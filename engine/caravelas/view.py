@@ -9,6 +9,7 @@ drift apart.
 from __future__ import annotations
 
 import copy
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from engine.caravelas import data
@@ -18,13 +19,19 @@ if TYPE_CHECKING:
     from engine.caravelas.state import CaravelasState
 
 
+# Each movement card value, and its name as a key of the view's `movement_used`.
+_MOVEMENT_VALUES = tuple((str(value), value) for value in data.MOVEMENT_DECK)
+# The caravel slots in order (a seat's `sunk` flags are kept in this order), and
+# whether each discovery card's back is green (1) or yellow (0).
+_SLOTS = tuple(data.CARAVEL_SLOTS)
+_GREEN = {place: int(colour == data.GREEN) for place, (colour, *_) in data.DISCOVERIES.items()}
+
+
 def build(state: CaravelasState, seat: int) -> dict:
     """The JSON view of `seat`: the public table plus its own cards."""
     n = state.num_players
     over = state.is_over()
-    used = [0] * (max(data.MOVEMENT_DECK) + 1)
-    for value in state.used:
-        used[value] += 1
+    used = state.used
     out = {
         "game": "caravelas",
         "seat": seat,
@@ -36,7 +43,7 @@ def build(state: CaravelasState, seat: int) -> dict:
         "scores": list(state.score),
         "discovered": [list(f) for f in state.found],
         "cargo": [list(c) for c in state.cargo],
-        "sunk": [[k for k in data.CARAVEL_SLOTS if state.sunk[s][k - 1]] for s in range(n)],
+        "sunk": [list(compress(_SLOTS, state.sunk[s])) for s in range(n)],
         "cubes": dict(state.stock),
         "jeronimos": state.jeronimos,
         "jeronimos_size": state.jeronimos_size,
@@ -46,7 +53,7 @@ def build(state: CaravelasState, seat: int) -> dict:
         "movement": list(state.hand[seat]),
         "movement_counts": [len(h) for h in state.hand],
         "movement_deck": len(state.deck),
-        "movement_used": {str(v): used[v] for v in data.MOVEMENT_DECK},
+        "movement_used": {key: used.count(value) for key, value in _MOVEMENT_VALUES},
         "discovery_cards": list(state.secret[seat]),
         "discovery_counts": [colour_counts(state, s) for s in range(n)],
         "discovery_pile": len(state.pile),
@@ -58,15 +65,21 @@ def build(state: CaravelasState, seat: int) -> dict:
         # The seat saw the cards it put under the pile and knows where they lie
         # until someone draws them: the pile top first, None where it cannot know.
         # (caravelas-1 and -2 forgot them; their records rebuild that view.)
-        mine = set(state.returned[seat])
-        out["discovery_pile_known"] = [p if p in mine else None for p in state.pile]
+        mine = state.returned[seat]
+        pile = state.pile
+        if mine:
+            known = set(mine)
+            out["discovery_pile_known"] = [p if p in known else None for p in pile]
+        else:  # most of the time: none of the pile is known to the seat
+            out["discovery_pile_known"] = [None] * len(pile)
     return out
 
 
 def colour_counts(state: CaravelasState, seat: int) -> dict[str, int]:
     """How many green and yellow discovery cards `seat` holds (their backs show it)."""
-    green = sum(data.DISCOVERIES[p][0] == data.GREEN for p in state.secret[seat])
-    return {"green": green, "yellow": len(state.secret[seat]) - green}
+    secret = state.secret[seat]
+    green = sum(map(_GREEN.__getitem__, secret))
+    return {"green": green, "yellow": len(secret) - green}
 
 
 def hidden_variant(state: CaravelasState, seat: int, seed: int) -> CaravelasState:

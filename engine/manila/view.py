@@ -28,20 +28,25 @@ def build(state: ManilaState, seat: int) -> dict:
     """
     remembers = state.version != "manila-1"
     boats = []
+    position, berth, crews = state.position, state.berth, state.crew
     for g in state.loaded:
+        crew = crews[g]
+        costs = D.SEAT_COSTS[g]
+        free = len(costs) - len(crew)  # `free_seats` and `seat_cost`, written out
         boat = {
             "good": g,
-            "position": state.position.get(g),
-            "berth": state.berth[g],
-            "crew": list(state.crew[g]),
-            "free_seats": state.free_seats(g),
-            "next_seat_cost": state.seat_cost(g) if state.free_seats(g) else None,
+            "position": position.get(g),
+            "berth": berth[g],
+            "crew": list(crew),
+            "free_seats": free,
+            "next_seat_cost": costs[len(crew)] if free else None,
             "profit": D.PROFIT[g],
         }
         if remembers:
             boat["boarded"] = list(state.boarded[g])
             boat["plundered"] = g in state.plundered
         boats.append(boat)
+    mortgaged = [sum(m.values()) for m in state.mortgaged]
     out = {
         "game": "manila",
         "seat": seat,
@@ -53,11 +58,8 @@ def build(state: ManilaState, seat: int) -> dict:
         "cash": list(state.cash),
         "prices": {g: D.PRICE_TRACK[i] for g, i in state.prices.items()},
         "supply": dict(state.supply),
-        "shares": [
-            sum(h.values()) + sum(m.values())
-            for h, m in zip(state.held, state.mortgaged, strict=True)
-        ],
-        "mortgaged": [sum(m.values()) for m in state.mortgaged],
+        "shares": [sum(h.values()) + m for h, m in zip(state.held, mortgaged, strict=True)],
+        "mortgaged": mortgaged,
         "my_shares": dict(state.held[seat]),
         "my_mortgaged": dict(state.mortgaged[seat]),
         "auction": {

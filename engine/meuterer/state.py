@@ -21,7 +21,16 @@ import itertools
 import operator
 from typing import Any
 
-from engine.core import Action, CompactLog, IllegalAction, SharedAction, SharedList, State
+from engine.core import (
+    Action,
+    CompactLog,
+    EventShape,
+    IllegalAction,
+    SharedAction,
+    SharedList,
+    State,
+    event_dict,
+)
 from engine.meuterer import scoring, view
 from engine.meuterer.data import (
     CARDS,
@@ -137,20 +146,20 @@ def _discard_of(cards: tuple[str, ...]) -> Action:
 # The event log is kept compact: an entry is (its keys, "event kind", *values),
 # a tuple where the event holds a list, and is made a dict only when the log or a
 # view is read. A playout that reads neither never makes one.
-_ROUND = ("event", "round", "captain")
-_RESHUFFLE = ("event", "cards")
-_DRAW = ("event", "seat", "cards")
-_PLAY = ("event", "seat", "card", "island")
-_PASSED = ("event", "seat", "reserved")
-_DESTINATION = ("event", "seat", "island")
-_SEAT = ("event", "seat")
-_POINTS = ("event", "seat", "points")
-_REVEAL = ("event", "characters")
-_CARDS = ("event", "seat", "cards")
-_CONFLICTS = ("event", "seat", "conflicts")
-_MUTINY_RESULT = ("event", "captain_strength", "mutineer_strength", "winner")
-_SCORE = ("event", "seat", "points", "reason")
-_GAME_OVER = ("event", "scores")
+_ROUND = EventShape(("event", "round", "captain"))
+_RESHUFFLE = EventShape(("event", "cards"))
+_DRAW = EventShape(("event", "seat", "cards"))
+_PLAY = EventShape(("event", "seat", "card", "island"))
+_PASSED = EventShape(("event", "seat", "reserved"))
+_DESTINATION = EventShape(("event", "seat", "island"))
+_SEAT = EventShape(("event", "seat"))
+_POINTS = EventShape(("event", "seat", "points"))
+_REVEAL = EventShape(("event", "characters"))
+_CARDS = EventShape(("event", "seat", "cards"))
+_CONFLICTS = EventShape(("event", "seat", "conflicts"))
+_MUTINY_RESULT = EventShape(("event", "captain_strength", "mutineer_strength", "winner"))
+_SCORE = EventShape(("event", "seat", "points", "reason"))
+_GAME_OVER = EventShape(("event", "scores"))
 
 
 def _fresh_event(entry: tuple | dict) -> dict:
@@ -158,11 +167,16 @@ def _fresh_event(entry: tuple | dict) -> dict:
 
     An entry is compact, or a dict as `determinize` takes it from a view.
     """
+    if type(entry) is tuple and entry[1] not in SEQUENCE_KINDS:  # numbers and names only
+        return event_dict(entry)
     items = entry.items() if type(entry) is dict else zip(entry[0], entry[1:], strict=True)
     return {key: list(value) if type(value) in _SEQUENCES else value for key, value in items}
 
 
 _SEQUENCES = (list, tuple, SharedList)
+# The kinds of compact entry that hold a sequence (a tuple, or a discard's shared
+# list), made a list in the dict; every other entry holds numbers and names only.
+SEQUENCE_KINDS = frozenset({"reveal", "discard", "game_over"})
 
 
 # The fields that hold flat lists (of numbers, names, tuples, or entries never

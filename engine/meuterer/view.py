@@ -19,21 +19,19 @@ if TYPE_CHECKING:
 # A card on the table as a view shows it: the state keeps these values as a tuple.
 TABLE_KEYS = ("seat", "card", "island", "stage")
 
-_ISLAND_FACTS = [
-    {
-        "island": i,
-        "name": island.name,
-        "buys": island.buys,
-        "navigation": island.navigation,
-        "sale": list(island.sale),
-    }
+# Each island's facts, as a view shows them (its sale values made a fresh list each time).
+_ISLAND_FACTS = tuple(
+    (i, island.name, island.buys, island.navigation, island.sale)
     for i, island in enumerate(ISLANDS)
-]
+)
 
 
 def build(state: MeutererState, seat: int) -> dict:
-    """The JSON view of `seat`: public table plus its own hand and character."""
-    active = set(state.active)
+    """The JSON view of `seat`: public table plus its own hand and character.
+
+    Every list and dict in it is new: the caller may keep or edit it.
+    """
+    active = state.active
     choosing = state.phase == "character" and state.turn == seat
     seen = state.seen_available[seat]
     if choosing:
@@ -44,6 +42,7 @@ def build(state: MeutererState, seat: int) -> dict:
         offered = list(seen)
     else:
         offered = None
+    discards = state.discards
     return {
         "game": "meuterer",
         "seat": seat,
@@ -55,12 +54,26 @@ def build(state: MeutererState, seat: int) -> dict:
         "captain": state.captain,
         "promise": state.pay,
         "ship": state.ship,
-        "islands": [{**facts, "active": i in active} for i, facts in enumerate(_ISLAND_FACTS)],
+        "islands": [
+            {
+                "island": i,
+                "name": name,
+                "buys": buys,
+                "navigation": navigation,
+                "sale": [*sale],
+                "active": i in active,
+            }
+            for i, name, buys, navigation, sale in _ISLAND_FACTS
+        ],
         "hand": sort_cards(state.hands[seat]),
         "hand_sizes": [len(hand) for hand in state.hands],
         "passed": list(state.passed),
         "reserved": list(state.reserved),
-        "table": [dict(zip(TABLE_KEYS, card, strict=True)) for card in state.table],
+        # A card on the table is kept as a tuple of TABLE_KEYS' values.
+        "table": [
+            {"seat": at, "card": card, "island": island, "stage": stage}
+            for at, card, island, stage in state.table
+        ],
         "conflicts": list(state.conflicts),
         "destination": state.destination,
         "mutineer_destination": state.mutineer_destination,
@@ -70,7 +83,7 @@ def build(state: MeutererState, seat: int) -> dict:
         "mutiny": dict(state.mutiny_result) if state.mutiny_result else None,
         "scores": list(state.scores),
         "deck": len(state.deck),
-        "discards": {card: state.discards.count(card) for card in CARDS},
+        "discards": {card: discards.count(card) for card in CARDS},
         "events": state.events_since_last_decision(seat),
     }
 

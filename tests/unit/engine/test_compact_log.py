@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from engine.core import CompactLog, State
+import copy
+import json
+import pickle
+
+import pytest
+
+from engine.core import CompactLog, EventShape, State
 
 
 class Toy(CompactLog, State):
@@ -46,3 +52,41 @@ def test_a_log_set_from_dicts_reads_back_the_same():
     assert state.log == events
     state.emit("pass", seat=1)
     assert state.log[-1] == {"event": "pass", "seat": 1} and len(state.log) == 3
+
+
+PAY = EventShape(("event", "payer", "payee", "amount"))
+
+
+def test_a_shaped_entry_makes_the_same_dict_as_a_plain_one():
+    state = Toy()
+    state._events.append((PAY, "pay", 0, "bank", 5))
+    state._events.append((("event", "payer", "payee", "amount"), "pay", 1, "bank", 7))
+    assert state.log == [
+        {"event": "pay", "payer": 0, "payee": "bank", "amount": 5},
+        {"event": "pay", "payer": 1, "payee": "bank", "amount": 7},
+    ]
+    assert list(state.log[0]) == list(PAY)  # the keys in the shape's order
+    fresh = state.events_since_last_decision(0)
+    assert fresh == state.log and fresh[0] is not state.log[0]
+
+
+def test_a_shape_is_the_tuple_it_holds_and_every_copy_is_itself():
+    assert PAY == ("event", "payer", "payee", "amount") and isinstance(PAY, tuple)
+    assert json.dumps(PAY) == json.dumps(list(PAY))
+    assert copy.copy(PAY) is PAY and copy.deepcopy(PAY) is PAY
+    again = pickle.loads(pickle.dumps(PAY))
+    assert type(again) is EventShape and again == PAY
+    assert again.make((again, "pay", 2, "bank", 1)) == {
+        "event": "pay",
+        "payer": 2,
+        "payee": "bank",
+        "amount": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    "keys", [(), ("seat",), ("event", "not a name"), ("event", "x'] or 1 or ['")]
+)
+def test_a_shape_is_event_then_field_names(keys):
+    with pytest.raises(ValueError, match="an event shape is 'event' and field names"):
+        EventShape(keys)

@@ -17,7 +17,7 @@ import pytest
 from engine import IllegalAction, get_game
 from engine.core import SharedAction, SharedList
 from engine.meuterer.data import CARDS, ISLANDS, buys, sort_cards
-from engine.meuterer.state import _PLAYS, OFFER, MeutererState
+from engine.meuterer.state import _PLAYS, OFFER, SEQUENCE_KINDS, MeutererState
 
 GAME = get_game("meuterer")
 
@@ -304,3 +304,15 @@ def test_a_world_holds_every_field_of_a_new_game_and_plays_on(players):
         _play(state, chooser, 1)
         step += 1
     assert phases == {"promise", "offer", "character", "mutiny", "discard"}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_only_the_sequence_kinds_log_a_sequence(players):
+    """A view's events skip the copy of lists for the other kinds: they must hold none."""
+    state, chooser = GAME.new_game(players, seed=21), random.Random(21)
+    _play(state, chooser, 1_000)
+    kinds = set()
+    for entry in state._events:
+        if any(isinstance(value, list | tuple) for value in entry[2:]):
+            kinds.add(entry[1])
+    assert kinds == SEQUENCE_KINDS
