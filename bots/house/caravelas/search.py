@@ -203,10 +203,10 @@ def _targets(view):
 
 def _potential(here, goals, skip=None):
     """The best goal's value from `here`, discounted per move (`skip` left out)."""
-    row = _distances(here)
-    return max(
-        (v * _GREEDY_POWERS[row.get(c, 99)] for c, v in goals.items() if c != skip), default=0.0
-    )
+    row, powers = _distances(here), _GREEDY_POWERS
+    # A list, not a generator, for max: rollouts weigh every goal at every move.
+    values = [v * powers[row.get(c, 99)] for c, v in goals.items() if c != skip]
+    return max(values) if values else 0.0
 
 
 def _move_scores(goals, moves):

@@ -36,6 +36,8 @@ LAST = 13  # a boat moving past 13 docks
 
 _me = {"seat": 0, "options": {}, "move_s": 1.0, "spent": 0.0, "rng": random.Random(0)}
 _sums = {}
+_tails = {}  # `_tails_of`, by the chances
+TAILS_KEPT = 20_000  # at most this many remembered (a few MB)
 
 
 def setup(info):
@@ -131,7 +133,8 @@ def _candidates(view, legal):
         plain = sorted(plain, key=lambda a: -_start_score(view, a))[:KEEP_START]
     elif phase == "place":
         rest = [a for a in plain if a["type"] == "place"]
-        rest.sort(key=lambda a: -_placement_value(a, view))
+        value = _placement_valuer(view)
+        rest.sort(key=lambda a: -value(a))
         plain = rest[:KEEP_PLACE] + [a for a in plain if a["type"] == "pass"]
     return [first] + [a for a in plain if a != first]
 
@@ -166,42 +169,76 @@ def _dock_chance(boat, rolls_left, shift=0):
 
 def _count_at_least(chances, k):
     """P(at least k of independent events with these chances happen)."""
-    dist = [1.0]
-    for p in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for n, q in enumerate(dist):
-            nxt[n] += q * (1 - p)
-            nxt[n + 1] += q * p
-        dist = nxt
-    return sum(dist[k:])
+    tails = _tails_of(chances)
+    return tails[k] if k < len(tails) else 0
 
 
-def _placement_value(action, view):
+def _tails_of(chances):
+    """P(at least k of the events happen) for k from 0 to their number, remembered:
+    rollouts meet the same few boat positions over and over."""
+    key = tuple(chances)
+    tails = _tails.get(key)
+    if tails is None:
+        dist = [1.0]
+        for p in chances:
+            nxt = [0.0] * (len(dist) + 1)
+            for n, q in enumerate(dist):
+                nxt[n] += q * (1 - p)
+                nxt[n + 1] += q * p
+            dist = nxt
+        tails = [sum(dist[k:]) for k in range(len(dist) + 1)]
+        if len(_tails) >= TAILS_KEPT:
+            _tails.clear()
+        _tails[key] = tails
+    return tails
+
+
+def _placement_valuer(view):
+    """The value of a placement in `view`, as a function of the action.
+
+    What every placement shares (the boats' chances to dock, the chance that at
+    least k of them dock or miss) is worked out once for all the spaces offered:
+    a rollout values every placement at every step.
+    """
     rolls_left = ROLLS - view["rolls"]
     boats = {b["good"]: b for b in view["boats"]}
     chances = [_dock_chance(b, rolls_left) for b in view["boats"]]
+    missed = [1 - c for c in chances]
+    docking, missing = {}, {}  # k -> P(at least k boats dock), P(at least k miss)
     me = view["seat"]
-    space = action.get("space")
-    if space == "boat":
-        boat = boats[action["good"]]
-        share = PROFIT[action["good"]] / (len(boat["crew"]) + 1)
-        return _dock_chance(boat, rolls_left) * share - boat["next_seat_cost"]
-    if space in HARBOUR_PAY:
-        k = "abc".index(space[-1]) + 1
-        return _count_at_least(chances, k) * HARBOUR_PAY[space] - SPACE_COST[space]
-    if space in SHIPYARD_PAY:
-        k = "abc".index(space[-1]) + 1
-        missed = [1 - c for c in chances]
-        return _count_at_least(missed, k) * SHIPYARD_PAY[space] - SPACE_COST[space]
-    if space == "insurance":
-        missed = [1 - c for c in chances]
-        owed = 0.0
-        for k, name in enumerate(("shipyard_a", "shipyard_b", "shipyard_c"), start=1):
-            holder = view["spaces"].get(name)
-            weight = 1.0 if holder is not None and holder != me else 0.5
-            owed += weight * _count_at_least(missed, k) * SHIPYARD_PAY[name]
-        return 10 - owed
-    return -1.0  # pirates and pilots: the search weighs them
+
+    def docked(k):
+        if k not in docking:
+            docking[k] = _count_at_least(chances, k)
+        return docking[k]
+
+    def lost(k):
+        if k not in missing:
+            missing[k] = _count_at_least(missed, k)
+        return missing[k]
+
+    def value(action):
+        space = action.get("space")
+        if space == "boat":
+            boat = boats[action["good"]]
+            share = PROFIT[action["good"]] / (len(boat["crew"]) + 1)
+            return _dock_chance(boat, rolls_left) * share - boat["next_seat_cost"]
+        if space in HARBOUR_PAY:
+            k = "abc".index(space[-1]) + 1
+            return docked(k) * HARBOUR_PAY[space] - SPACE_COST[space]
+        if space in SHIPYARD_PAY:
+            k = "abc".index(space[-1]) + 1
+            return lost(k) * SHIPYARD_PAY[space] - SPACE_COST[space]
+        if space == "insurance":
+            owed = 0.0
+            for k, name in enumerate(("shipyard_a", "shipyard_b", "shipyard_c"), start=1):
+                holder = view["spaces"].get(name)
+                weight = 1.0 if holder is not None and holder != me else 0.5
+                owed += weight * lost(k) * SHIPYARD_PAY[name]
+            return 10 - owed
+        return -1.0  # pirates and pilots: the search weighs them
+
+    return value
 
 
 def _stake(view, good):
@@ -255,8 +292,9 @@ def _greedy(view, legal):
             for a in places
             if a.get("space") != "boat" or boats[a["good"]]["next_seat_cost"] <= cash
         ]
-        choice = _best(places, lambda a: _placement_value(a, view))
-        if choice is not None and _placement_value(choice, view) > 0:
+        value = _placement_valuer(view)
+        choice = _best(places, value)
+        if choice is not None and value(choice) > 0:
             return choice
         return passing or choice or plain[0]
     if phase == "board":
