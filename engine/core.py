@@ -115,6 +115,7 @@ class IllegalAction(ValueError):
     """An action that is not one of `legal_actions()` for the current player."""
 
 
+_MASK = (1 << 64) - 1  # a splitmix64 state and output are 64-bit
 # `below`'s rejection limits for small ranges (the largest multiple of n up to 2**64).
 _SMALL = 64
 _LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(_SMALL))
@@ -129,7 +130,7 @@ class Rng:
     """
 
     __slots__ = ("_x",)
-    _MASK = (1 << 64) - 1
+    _MASK = _MASK
 
     def __init__(self, seed: int) -> None:
         self._x = seed & self._MASK
@@ -198,9 +199,6 @@ class Rng:
         """`shuffle` a draw at a time: `below` written out, the state in a local."""
         mask = self._MASK
         span = 1 << 64
-        # Every step's rejection limit (span - span % n, n at most len(items)) is above
-        # this: a draw below it is accepted without working out its own limit.
-        sure = span - len(items)
         x = self._x
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
@@ -208,7 +206,7 @@ class Rng:
             r = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
             r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & mask
             r ^= r >> 31
-            if r >= sure and r >= span - span % n:  # rejected (odds n in 2**64): as `below`
+            if r >= span - span % n:  # rejected (odds n in 2**64): drawn again as `below` does
                 self._x = x
                 j = self.below(n)
                 x = self._x
@@ -223,7 +221,6 @@ class Rng:
 # 128-bit lane, and each step of splitmix64's mixing is one operation on all the lanes
 # (a 64-bit lane times a 64-bit constant fits in its lane; what a shift spills into the
 # lane below is masked off). The numbers are read back through `array`.
-_MASK = (1 << 64) - 1
 _STEP, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _LANE_BITS = 128
 _LANES = 64  # lists of up to 64 items (every pile our games shuffle) go through lanes
