@@ -320,7 +320,7 @@ class CaravelasState(State):
                 for k in self._caravel_slots
                 if not self.sunk[seat][k - 1]
             ]
-        return self.legal_actions()  # sailing or discarding: fresh dicts from the tables
+        return self.legal_actions()  # sailing or discarding: the shared actions of the tables
 
     def legal_actions(self) -> list[Action]:
         """As `State.legal_actions`: the shared actions from the tables, in a fresh list."""
