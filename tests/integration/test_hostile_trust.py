@@ -95,14 +95,12 @@ def probes(stderr: str) -> dict:
 
 def exactly(a, b) -> bool:
     """Equal with the same JSON types throughout (1 is neither 1.0 nor True; a legal list's
-    read-only SharedAction is a JSON object like any dict)."""
+    read-only SharedAction and SharedList are a JSON object and array like any dict and list)."""
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(exactly(a[k], b[k]) for k in a)
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
+    if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(exactly(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
+    return type(a) is type(b) and a == b
 
 
 # -- a bot can void any match it is in ---------------------------------------------------
