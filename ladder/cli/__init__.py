@@ -27,17 +27,37 @@ from ladder.cli.options import (
 )
 from ladder.cli.options import limits as sandbox_limits
 
-# The groups and commands of modules of their own, imported when run (`lazy.py`);
+# The groups and commands of modules of their own, imported when run (`lazy.py`), each
+# with its one-line summary for `ladder --help` (a test holds it to the command's own);
 # `tournament` comes through tournament_admin, which adds the service's commands to it.
 LAZY_COMMANDS = {
-    "artifacts": "ladder.cli.artifacts:artifacts_group",
-    "db": "ladder.cli.db:db",
-    "ratings": "ladder.cli.ratings:ratings_group",
-    "replay": "ladder.cli.replay:replay",
-    "replays": "ladder.cli.replays:replays_group",
-    "staff": "ladder.cli.staff:staff",
-    "tournament": "ladder.cli.tournament_admin:tournament",
-    "test": "ladder.cli.sprt:test",
+    "artifacts": (
+        "ladder.cli.artifacts:artifacts_group",
+        "Uploaded bot files and replays (the artifact store).",
+    ),
+    "db": ("ladder.cli.db:db", "The ladder's database: migrations by Alembic only."),
+    "ratings": (
+        "ladder.cli.ratings:ratings_group",
+        "Ratings: the re-solve of each game's history beside the online rating.",
+    ),
+    "replay": (
+        "ladder.cli.replay:replay",
+        "Run BOT as seat N on the views of a recorded match; stop at the first difference.",
+    ),
+    "replays": ("ladder.cli.replays:replays_group", "Stored replays: the retention policy."),
+    "staff": (
+        "ladder.cli.staff:staff",
+        "Staff accounts (they see /staff, the ladder's status page).",
+    ),
+    "tournament": (
+        "ladder.cli.tournament_admin:tournament",
+        "Tournaments: round robin, Swiss and elimination for tables of 2 to 5.",
+    ),
+    "test": (
+        "ladder.cli.sprt:test",
+        "Test whether NEW plays GAME better than OLD (paths to bot.py, .zip or folder, or"
+        " house names such as manila/greedy), over duplicate sets against opponents.",
+    ),
 }
 
 

@@ -1,5 +1,5 @@
-"""The `ladder` command imports a subcommand's module only when it runs or is listed:
-`ladder play` starts without Flask, SQLAlchemy or Alembic (`ladder/cli/lazy.py`)."""
+"""The `ladder` command imports a subcommand's module only when it runs: `ladder play`
+and `ladder --help` start without Flask, SQLAlchemy or Alembic (`ladder/cli/lazy.py`)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,27 @@ def test_play_starts_without_the_web_and_database_stack():
     )[:5]
 
 
+def test_help_lists_every_command_without_the_web_and_database_stack():
+    loaded = modules_after(["--help"])
+    assert not {name.split(".")[0] for name in loaded} & set(HEAVY), sorted(
+        name for name in loaded if name.split(".")[0] in HEAVY
+    )[:5]
+    assert not any(path.split(":")[0] in loaded for path, _summary in LAZY_COMMANDS.values())
+
+
+@pytest.mark.parametrize("name", sorted(LAZY_COMMANDS))
+def test_a_lazy_commands_summary_is_its_own(name):
+    """The table's summary, listed by `ladder --help`, is what the command itself says."""
+    path, summary = LAZY_COMMANDS[name]
+    command = LazyGroup("g", lazy_commands={name: (path, summary)}).get_command(
+        click.Context(main), name
+    )
+    assert command is not None
+    assert click.Command(name, help=summary).get_short_help_str(500) == command.get_short_help_str(
+        500
+    )
+
+
 def test_a_lazy_group_is_loaded_when_it_runs():
     loaded = modules_after(["db", "--help"])
     assert "ladder.cli.db" in loaded and "alembic" in loaded
@@ -61,13 +82,13 @@ def test_tournament_holds_the_local_run_and_the_service_commands():
 
 
 def test_an_entry_that_is_no_command_is_refused_by_name():
-    group = LazyGroup("g", lazy_commands={"oops": "ladder.cli.lazy:LazyGroup"})
+    group = LazyGroup("g", lazy_commands={"oops": ("ladder.cli.lazy:LazyGroup", "Not one.")})
     with pytest.raises(TypeError, match=r"ladder\.cli\.lazy:LazyGroup is not a click command"):
         group.get_command(click.Context(group), "oops")
 
 
 def test_a_lazy_command_is_imported_once():
-    group = LazyGroup("g", lazy_commands={"db": "ladder.cli.db:db"})
+    group = LazyGroup("g", lazy_commands={"db": LAZY_COMMANDS["db"]})
     ctx = click.Context(group)
     first = group.get_command(ctx, "db")
     assert first is not None and group.commands["db"] is first
