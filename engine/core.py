@@ -567,6 +567,11 @@ def event_dict(entry: tuple) -> dict:
     return dict(zip(keys, entry[1:], strict=True))
 
 
+def fresh_event_dict(entry: tuple) -> dict:
+    """`event_dict` with its lists and dicts (shared ones too) copied plain all the way down."""
+    return _copy_dict(event_dict(entry))
+
+
 class CompactLog:
     """`State.log` kept compact, for a state that plays many events a playout never reads.
 
@@ -585,10 +590,7 @@ class CompactLog:
     _seen: list[int]
 
     _event_dict = staticmethod(event_dict)
-
-    @staticmethod
-    def _fresh_event_dict(entry: Any) -> dict:
-        return _copy_dict(event_dict(entry))
+    _fresh_event_dict = staticmethod(fresh_event_dict)
 
     @staticmethod
     def _event_entry(event: dict) -> Any:

@@ -20,6 +20,7 @@ state rather than a new game whose shuffles it would discard.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations, combinations_with_replacement
 
 from engine.caravelas import data, scoring, view
@@ -140,16 +141,16 @@ MOVE_BY_ID: dict[str, dict[int, MoveEntry]] = {
 }
 
 
+@functools.cache
 def _discard_of(cards: tuple[int, ...]) -> SharedAction:
+    """The discard of `cards`, one action for every hand that offers it (126 in all)."""
     return SharedAction(type="discard", cards=SharedList(cards))
 
 
 # DISCARDS[hand]: the discards that hand may make (its sub-multisets), in legal-list
-# order, one shared action for each set of cards (126 in all); DISCARD_NAMED[hand]
-# finds one by the cards an action names.
-DISCARD_OF = {cards: _discard_of(cards) for hand in HAND_VALUES for cards in _sub_multisets(hand)}
+# order; DISCARD_NAMED[hand] finds one by the cards an action names.
 DISCARDS: dict[tuple[int, ...], tuple[SharedAction, ...]] = {
-    hand: tuple(DISCARD_OF[cards] for cards in _sub_multisets(hand)) for hand in HAND_VALUES
+    hand: tuple(map(_discard_of, _sub_multisets(hand))) for hand in HAND_VALUES
 }
 DISCARD_NAMED: dict[tuple[int, ...], dict[tuple[int, ...], SharedAction]] = {
     hand: {tuple(a["cards"]): a for a in choices} for hand, choices in DISCARDS.items()
@@ -345,7 +346,7 @@ class CaravelasState(State):
             hand_key = tuple(self.hand[seat])
             discards = DISCARDS.get(hand_key)
             if discards is None:  # a hand no turn deals (a test's set-up): the long way
-                return [_discard_of(cards) for cards in _sub_multisets(hand_key)]
+                return list(map(_discard_of, _sub_multisets(hand_key)))
             return [*discards]
         return super().legal_actions()
 

@@ -11,7 +11,7 @@ would share them.
 
 from __future__ import annotations
 
-from engine.core import EventShape, event_dict
+from engine.core import EventShape, event_dict, fresh_event_dict
 
 SEAT = EventShape(("event", "seat"))
 SEAT_AMOUNT = EventShape(("event", "seat", "amount"))
@@ -38,24 +38,13 @@ def as_dict(entry: tuple) -> dict:
 
 def as_fresh_dict(entry: tuple) -> dict:
     """`as_dict` with its lists and dicts copied all the way down (for a view to hand out)."""
-    if entry[1] in NESTED_KINDS:
-        return {key: _fresh(value) for key, value in zip(entry[0], entry[1:], strict=True)}
-    return event_dict(entry)
+    return fresh_event_dict(entry) if entry[1] in NESTED_KINDS else event_dict(entry)
 
 
 # The events that hold a list or a dict (the others hold numbers and strings only).
 NESTED_KINDS = frozenset(
     {"loaded", "boats_start", "pilot", "roll", "plundered", "game_over", "prices"}
 )
-
-
-def _fresh(value):
-    # A pilot's moves are the action's own, shared and read-only: copied out plain.
-    if isinstance(value, list):
-        return [_fresh(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
-    return value
 
 
 def as_entry(event: dict) -> tuple:

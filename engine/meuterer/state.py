@@ -238,7 +238,7 @@ class MeutererState(CompactLog, State):
         self.choice_order: list[int] = []
         self.revealed = False
         # The cards face up: (seat, card, island or None, "offer" or "mutiny"),
-        # a view shows each as a dict of these keys (`view.TABLE_KEYS`).
+        # a view shows each as a dict of these keys ("seat", "card", "island", "stage").
         self.table: list[tuple] = []
         # island -> [good type or None, accepted cards] * seats, flat; the islands
         # active during the offer are the ones that score sales.

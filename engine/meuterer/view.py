@@ -16,9 +16,6 @@ from engine.meuterer.data import CARDS, CHARACTERS, ISLANDS, sort_cards
 if TYPE_CHECKING:
     from engine.meuterer.state import MeutererState
 
-# A card on the table as a view shows it: the state keeps these values as a tuple.
-TABLE_KEYS = ("seat", "card", "island", "stage")
-
 # Each island's facts, as a view shows them (its sale values made a fresh list each time).
 _ISLAND_FACTS = tuple(
     (i, island.name, island.buys, island.navigation, island.sale)
@@ -69,7 +66,7 @@ def build(state: MeutererState, seat: int) -> dict:
         "hand_sizes": [len(hand) for hand in state.hands],
         "passed": list(state.passed),
         "reserved": list(state.reserved),
-        # A card on the table is kept as a tuple of TABLE_KEYS' values.
+        # A card on the table is kept as a tuple of these values, in this order.
         "table": [
             {"seat": at, "card": card, "island": island, "stage": stage}
             for at, card, island, stage in state.table

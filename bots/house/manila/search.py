@@ -167,15 +167,10 @@ def _dock_chance(boat, rolls_left, shift=0):
     return _at_least(LAST + 1 - position, rolls_left)
 
 
-def _count_at_least(chances, k):
-    """P(at least k of independent events with these chances happen)."""
-    tails = _tails_of(chances)
-    return tails[k] if k < len(tails) else 0
-
-
 def _tails_of(chances):
-    """P(at least k of the events happen) for k from 0 to their number, remembered:
-    rollouts meet the same few boat positions over and over."""
+    """P(at least k of independent events with these chances happen), by k from 0 to
+    3 past their number (where it is 0), remembered: rollouts meet the same few boat
+    positions over and over."""
     key = tuple(chances)
     tails = _tails.get(key)
     if tails is None:
@@ -186,7 +181,7 @@ def _tails_of(chances):
                 nxt[n] += q * (1 - p)
                 nxt[n + 1] += q * p
             dist = nxt
-        tails = [sum(dist[k:]) for k in range(len(dist) + 1)]
+        tails = [sum(dist[k:]) for k in range(len(dist) + 3)]  # k up to len(chances) + 3
         if len(_tails) >= TAILS_KEPT:
             _tails.clear()
         _tails[key] = tails
@@ -203,19 +198,9 @@ def _placement_valuer(view):
     rolls_left = ROLLS - view["rolls"]
     boats = {b["good"]: b for b in view["boats"]}
     chances = [_dock_chance(b, rolls_left) for b in view["boats"]]
-    missed = [1 - c for c in chances]
-    docking, missing = {}, {}  # k -> P(at least k boats dock), P(at least k miss)
+    docked = _tails_of(chances)  # docked[k]: P(at least k boats dock)
+    lost = _tails_of([1 - c for c in chances])  # lost[k]: P(at least k miss)
     me = view["seat"]
-
-    def docked(k):
-        if k not in docking:
-            docking[k] = _count_at_least(chances, k)
-        return docking[k]
-
-    def lost(k):
-        if k not in missing:
-            missing[k] = _count_at_least(missed, k)
-        return missing[k]
 
     def value(action):
         space = action.get("space")
@@ -225,16 +210,16 @@ def _placement_valuer(view):
             return _dock_chance(boat, rolls_left) * share - boat["next_seat_cost"]
         if space in HARBOUR_PAY:
             k = "abc".index(space[-1]) + 1
-            return docked(k) * HARBOUR_PAY[space] - SPACE_COST[space]
+            return docked[k] * HARBOUR_PAY[space] - SPACE_COST[space]
         if space in SHIPYARD_PAY:
             k = "abc".index(space[-1]) + 1
-            return lost(k) * SHIPYARD_PAY[space] - SPACE_COST[space]
+            return lost[k] * SHIPYARD_PAY[space] - SPACE_COST[space]
         if space == "insurance":
             owed = 0.0
             for k, name in enumerate(("shipyard_a", "shipyard_b", "shipyard_c"), start=1):
                 holder = view["spaces"].get(name)
                 weight = 1.0 if holder is not None and holder != me else 0.5
-                owed += weight * lost(k) * SHIPYARD_PAY[name]
+                owed += weight * lost[k] * SHIPYARD_PAY[name]
             return 10 - owed
         return -1.0  # pirates and pilots: the search weighs them
 

@@ -144,3 +144,19 @@ def test_a_discard_is_handed_out_shared_and_read_only_and_recorded_plain():
     recorded["cards"].clear()
     assert state.record()["actions"][-1][1] == {"type": "discard", "cards": [2, 5]}
     assert state.log[-2] == {"event": "discard", "seat": 0, "cards": [2, 5]}
+
+
+def test_a_hand_no_turn_deals_still_offers_every_discard_and_takes_one():
+    """Five cards (a test's set-up, never a turn's): the discards are made the long way,
+    the same shared actions the tables hold, and one is applied through the plain search."""
+    state = position(at="lisboa", hand=(1, 2, 2, 3, 5))
+    state.apply({"type": "end_turn"})
+    legal = state.legal_actions()
+    assert len(legal) == 2 * 3 * 2 * 2  # how many of each value: 0-1, 0-2, 0-1, 0-1
+    assert legal[0] == {"type": "discard", "cards": []}
+    assert legal[-1] == {"type": "discard", "cards": [1, 2, 2, 3, 5]}
+    assert all(type(a) is SharedAction and type(a["cards"]) is SharedList for a in legal)
+    assert state.legal_actions()[1] is legal[1]  # one action per set of cards
+    state.apply({"type": "discard", "cards": [2, 2]})
+    assert state.history[-1] == (0, {"type": "discard", "cards": [2, 2]})
+    assert state.log[-2] == {"event": "discard", "seat": 0, "cards": [2, 2]}
